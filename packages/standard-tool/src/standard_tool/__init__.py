@@ -1,0 +1,47 @@
+"""Write a tool once, use it in every agent framework."""
+
+from ._call import acall, call
+from ._formatted import with_formatted_output
+from ._json_schemas import input_json_schema, output_json_schema
+from ._protocols import JsonSchemaTarget, Result, StandardSchema, StandardTool, TargetInfo
+from ._registry import adopt, convert, targets
+from ._schema import JsonSchema, PydanticSchema, as_schema, jsonable
+from ._tool import Tool, tool
+from .exceptions import (
+    Issue,
+    StandardToolError,
+    ToolExecutionError,
+    ToolValidationError,
+    UnknownTargetError,
+    UnsupportedObjectError,
+    UsageError,
+)
+
+__all__ = [
+    "Issue",
+    "JsonSchema",
+    "JsonSchemaTarget",
+    "PydanticSchema",
+    "Result",
+    "StandardSchema",
+    "StandardTool",
+    "StandardToolError",
+    "TargetInfo",
+    "Tool",
+    "ToolExecutionError",
+    "ToolValidationError",
+    "UnknownTargetError",
+    "UnsupportedObjectError",
+    "UsageError",
+    "acall",
+    "adopt",
+    "as_schema",
+    "call",
+    "convert",
+    "input_json_schema",
+    "jsonable",
+    "output_json_schema",
+    "targets",
+    "tool",
+    "with_formatted_output",
+]

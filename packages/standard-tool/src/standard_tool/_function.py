@@ -1,0 +1,125 @@
+"""What a typed Python function says about itself: its input model, output type and docs."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.json_schema import GenerateJsonSchema
+
+from ._docstrings import parse_docstring
+from ._schema import PydanticSchema
+from .exceptions import UsageError
+
+__all__ = ["CONTEXT_PARAMETER", "FunctionSignature", "inspect_function"]
+
+CONTEXT_PARAMETER = "context"
+"""A parameter with this name receives the per-call context; it is never in the schema."""
+
+
+class _ToolJsonSchema(GenerateJsonSchema):
+    """Pydantic's JSON Schema without the titles it makes up from field names."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+class _ArgumentsJsonSchema(_ToolJsonSchema):
+    """Also without the title of the synthetic arguments model (the tool's name says it)."""
+
+    def generate(self, schema: Any, mode: Any = "validation") -> dict[str, Any]:
+        result = super().generate(schema, mode=mode)
+        result.pop("title", None)
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSignature:
+    """The parts of a function a tool is built from."""
+
+    name: str
+    description: str
+    input: PydanticSchema
+    output: PydanticSchema | None
+    takes_context: bool
+    is_async: bool
+    positional: tuple[str, ...]
+    """Parameters that must be passed by position (positional-only ones)."""
+    renamed: tuple[tuple[str, str], ...]
+    """(field, parameter) pairs where the model field had to be renamed (the alias keeps the name)."""
+
+
+def inspect_function(
+    function: Callable[..., Any], localns: Mapping[str, Any] | None = None
+) -> FunctionSignature:
+    """Read a function's signature, type hints and docstring into a :class:`FunctionSignature`.
+
+    ``localns`` resolves annotations naming types local to the defining scope.
+    """
+    target = inspect.unwrap(function)
+    if not callable(target):
+        raise UsageError(f"a tool needs a function, not {type(function).__name__}")
+    name = getattr(target, "__name__", None) or type(target).__name__
+    try:
+        signature = inspect.signature(target)
+        hints = get_type_hints(target, localns=dict(localns or {}), include_extras=True)
+    except (TypeError, ValueError, NameError) as exc:
+        raise UsageError(f"cannot read the signature of {name!r}: {exc}") from exc
+    doc = parse_docstring(inspect.getdoc(target))
+
+    fields: dict[str, Any] = {}
+    positional: list[str] = []
+    renamed: list[tuple[str, str]] = []
+    takes_context = False
+    for param in signature.parameters.values():
+        if param.name == CONTEXT_PARAMETER:
+            takes_context = True
+            continue
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise UsageError(
+                f"tool {name!r}: parameter {param.name!r} is variadic; a tool's arguments "
+                "must be named"
+            )
+        if param.kind is param.POSITIONAL_ONLY:
+            positional.append(param.name)
+        annotation = hints.get(param.name, Any)
+        default = ... if param.default is param.empty else param.default
+        field = Field(default, description=doc.params.get(param.name))
+        if _clashes(param.name):
+            internal = f"arg{len(renamed)}_"
+            renamed.append((internal, param.name))
+            field = Field(default, description=doc.params.get(param.name), alias=param.name)
+            fields[internal] = (annotation, field)
+        else:
+            fields[param.name] = (annotation, field)
+
+    model = create_model(  # type: ignore[call-overload]
+        _model_name(name),
+        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
+        **fields,
+    )
+    output = None
+    if "return" in hints:
+        output = PydanticSchema(hints["return"], generator=_ToolJsonSchema)
+    return FunctionSignature(
+        name=name,
+        description=doc.description,
+        input=PydanticSchema(model, generator=_ArgumentsJsonSchema),
+        output=output,
+        takes_context=takes_context,
+        is_async=inspect.iscoroutinefunction(target),
+        positional=tuple(positional),
+        renamed=tuple(renamed),
+    )
+
+
+def _clashes(name: str) -> bool:
+    """Whether pydantic would refuse or shadow ``name`` as a field name."""
+    return name.startswith(("_", "model_")) or hasattr(BaseModel, name)
+
+
+def _model_name(function_name: str) -> str:
+    return "".join(part.capitalize() for part in function_name.split("_") if part) or "Arguments"

@@ -1,0 +1,225 @@
+"""Schemas: one validating, self-describing shape over pydantic types, raw JSON Schema and others."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from functools import cached_property
+from itertools import islice
+from typing import Any, Literal
+
+from ._protocols import JsonSchemaTarget, Result, StandardSchema
+from .exceptions import Issue, UsageError
+
+__all__ = ["MAX_DEPTH", "MAX_ISSUES", "JsonSchema", "PydanticSchema", "as_schema", "jsonable"]
+
+MAX_DEPTH = 256
+"""Deepest nesting of lists and dicts accepted in a value; deeper input is refused, not crashed on."""
+MAX_ISSUES = 50
+"""Most issues reported for one value."""
+_MAX_MESSAGE = 300
+
+Side = Literal["input", "output"]
+
+
+def as_schema(obj: Any) -> StandardSchema | None:
+    """Return ``obj`` as a :class:`StandardSchema`, or ``None`` for ``None``.
+
+    Accepts a StandardSchema as is, a raw JSON Schema (dict or bool), a pydantic model class,
+    or anything pydantic's ``TypeAdapter`` accepts (dataclasses, TypedDicts, primitives,
+    ``Annotated`` constraints).
+    """
+    if obj is None or isinstance(obj, (JsonSchema, PydanticSchema)):
+        return obj
+    if isinstance(obj, (Mapping, bool)):
+        return JsonSchema(obj)
+    if not isinstance(obj, type) and isinstance(obj, StandardSchema):
+        return obj
+    return PydanticSchema(obj)
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether ``value`` nests lists and dicts deeper than :data:`MAX_DEPTH`."""
+    stack = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(node, dict):
+            children = node.values()
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        for child in children:
+            if isinstance(child, (dict, list, tuple)):
+                push((child, depth + 1))
+    return False
+
+
+_DEPTH_ISSUE = (Issue(f"value nests deeper than {MAX_DEPTH} levels"),)
+
+
+def _clip(message: str) -> str:
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 3] + "..."
+
+
+class JsonSchema:
+    """A raw JSON Schema, validated with full draft 2020-12 semantics (or the dialect its
+    ``$schema`` declares). The dict is the source of truth and is emitted unchanged."""
+
+    __slots__ = ("schema", "resources", "__dict__")
+
+    def __init__(
+        self, schema: Mapping[str, Any] | bool, *, resources: Mapping[str, Any] | None = None
+    ) -> None:
+        """``resources`` maps URIs to the documents ``$ref`` may name; nothing is fetched."""
+        if not isinstance(schema, (Mapping, bool)):
+            raise UsageError(f"a JSON Schema is a dict or a bool, not {type(schema).__name__}")
+        self.schema = schema if isinstance(schema, (dict, bool)) else dict(schema)
+        self.resources = dict(resources or {})
+
+    def __repr__(self) -> str:
+        return f"JsonSchema({self.schema!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, JsonSchema) and other.schema == self.schema
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @cached_property
+    def _validator(self) -> Any:
+        import jsonschema_rs
+
+        registry = jsonschema_rs.Registry(list(self.resources.items())) if self.resources else None
+        try:
+            return jsonschema_rs.validator_for(self.schema, registry=registry, offline=True)
+        except (ValueError, jsonschema_rs.ReferencingError) as exc:
+            raise UsageError(f"invalid JSON Schema: {_clip(str(exc))}") from exc
+
+    def check(self) -> JsonSchema:
+        """Compile now, raising :class:`UsageError` for a schema that is not valid JSON Schema."""
+        self._validator  # noqa: B018
+        return self
+
+    def validate(self, value: Any, /) -> Result:
+        if _too_deep(value):
+            return Result(issues=_DEPTH_ISSUE)
+        validator = self._validator
+        try:
+            if validator.is_valid(value):
+                return Result(value)
+            errors = list(islice(validator.iter_errors(value), MAX_ISSUES))
+        except ValueError as exc:  # a value that is not JSON data (a set, an object, a NaN key)
+            return Result(issues=(Issue(_clip(f"not JSON data: {exc}")),))
+        return Result(issues=tuple(issue for error in errors for issue in _issues_of(error)))
+
+    def json_schema(
+        self, *, side: Side = "input", target: JsonSchemaTarget = "draft-2020-12"
+    ) -> dict[str, Any]:
+        from ._dialects import convert_schema
+
+        schema = self.schema
+        if schema is True:
+            schema = {}
+        elif schema is False:
+            schema = {"not": {}}
+        return convert_schema(schema, target)  # type: ignore[return-value]
+
+
+def _issues_of(error: Any) -> list[Issue]:
+    """Turn one jsonschema-rs error into issues whose path names the field concerned."""
+    path = tuple(error.instance_path)
+    kind = error.kind
+    name = type(kind).__name__
+    if name == "Required":
+        return [Issue("Field required", (*path, kind.property))]
+    if name == "AdditionalProperties":
+        return [Issue("Extra inputs are not permitted", (*path, key)) for key in kind.unexpected]
+    return [Issue(_clip(error.message), path)]
+
+
+class PydanticSchema:
+    """A pydantic type (model class, dataclass, TypedDict, primitive, ``Annotated``...)."""
+
+    __slots__ = ("type", "_adapter", "_generator", "_cache")
+
+    def __init__(self, type_: Any, *, generator: type | None = None) -> None:
+        from pydantic import BaseModel, TypeAdapter
+        from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
+
+        self.type = type_
+        self._generator = generator
+        self._cache: dict[tuple[str, str], dict[str, Any]] = {}
+        if isinstance(type_, type) and issubclass(type_, BaseModel):
+            self._adapter = None
+            return
+        try:
+            self._adapter = TypeAdapter(type_)
+        except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
+            raise UsageError(
+                f"not a schema: {type_!r} is neither a StandardSchema, a JSON Schema dict, "
+                f"nor a type pydantic can validate ({exc.__class__.__name__})"
+            ) from exc
+
+    def __repr__(self) -> str:
+        return f"PydanticSchema({self.type!r})"
+
+    @property
+    def validator(self) -> Any:
+        """The pydantic-core ``SchemaValidator``."""
+        if self._adapter is None:
+            return self.type.__pydantic_validator__
+        return self._adapter.validator
+
+    def validate(self, value: Any, /) -> Result:
+        from pydantic import ValidationError
+
+        try:
+            return Result(self.validator.validate_python(value))
+        except ValidationError as exc:
+            return Result(issues=issues_from_pydantic(exc))
+        except RecursionError:
+            return Result(issues=_DEPTH_ISSUE)
+
+    def json_schema(
+        self, *, side: Side = "input", target: JsonSchemaTarget = "draft-2020-12"
+    ) -> dict[str, Any]:
+        key = (side, target)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._cache[key] = self._generate(side, target)
+        return copy.deepcopy(cached)
+
+    def _generate(self, side: Side, target: JsonSchemaTarget) -> dict[str, Any]:
+        from pydantic.json_schema import GenerateJsonSchema
+
+        if target != "draft-2020-12":
+            from ._dialects import convert_schema
+
+            return convert_schema(self.json_schema(side=side), target)  # type: ignore[return-value]
+        mode = "validation" if side == "input" else "serialization"
+        generator = self._generator or GenerateJsonSchema
+        if self._adapter is None:
+            return self.type.model_json_schema(mode=mode, schema_generator=generator)
+        return self._adapter.json_schema(mode=mode, schema_generator=generator)
+
+
+def issues_from_pydantic(exc: Any) -> tuple[Issue, ...]:
+    """The issues of a pydantic ``ValidationError``, messages without the input values."""
+    return tuple(
+        Issue(_clip(error["msg"]), tuple(error["loc"]))
+        for error in islice(exc.errors(include_url=False, include_input=False), MAX_ISSUES)
+    )
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON data (dicts, lists, strings, numbers, booleans, ``None``).
+
+    Pydantic models, dataclasses, dates, enums and the like become what pydantic serializes
+    them to; what it cannot serialize becomes its ``str()``.
+    """
+    from pydantic_core import to_jsonable_python
+
+    return to_jsonable_python(value, fallback=str)

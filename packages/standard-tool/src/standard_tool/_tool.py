@@ -1,0 +1,267 @@
+"""The reference tool: built from a typed function or from explicit fields."""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Literal, overload
+
+from ._schema import JsonSchema, PydanticSchema, as_schema
+from ._protocols import StandardSchema
+from .exceptions import ToolValidationError, UsageError
+
+__all__ = ["EMPTY_INPUT_SCHEMA", "Tool", "tool"]
+
+EMPTY_INPUT_SCHEMA: Mapping[str, Any] = MappingProxyType({"type": "object", "properties": {}})
+"""The input schema of a tool that declares none."""
+
+_NO_META: Mapping[str, Any] = MappingProxyType({})
+Checker = Callable[[Any], Any]
+
+
+def _checker(schema: StandardSchema, tool: str, target: Literal["input", "output"]) -> Checker:
+    """A function that returns the validated value or raises :class:`ToolValidationError`."""
+    if isinstance(schema, PydanticSchema):
+        from pydantic import ValidationError
+
+        from ._schema import issues_from_pydantic
+
+        validate_python = schema.validator.validate_python
+
+        def check_pydantic(value: Any) -> Any:
+            try:
+                return validate_python(value)
+            except ValidationError as exc:
+                raise ToolValidationError(tool, target, issues_from_pydantic(exc)) from None
+            except RecursionError:
+                result = schema.validate(value)
+                raise ToolValidationError(tool, target, result.issues or ()) from None
+
+        return check_pydantic
+
+    validate = schema.validate
+
+    def check(value: Any) -> Any:
+        result = validate(value)
+        if result.issues is not None:
+            raise ToolValidationError(tool, target, result.issues)
+        return result.value
+
+    return check
+
+
+def _check_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise UsageError(f"a tool name is a non-empty string, not {name!r}")
+    if len(name) > 256 or not name.isprintable():
+        raise UsageError(f"tool name {name[:80]!r} is too long or has control characters")
+    return name
+
+
+class Tool:
+    """A standard tool: metadata, schemas, and an ``execute`` that validates both ways.
+
+    Build one from explicit fields, where ``execute(input, context)`` (or ``execute(input)``)
+    receives the validated input, or from a typed function with :meth:`from_function` or the
+    :func:`tool` decorator, where each argument is a property of the input object.
+    ``execute`` is async exactly when the underlying function is.
+    """
+
+    __slots__ = (
+        "name",
+        "title",
+        "description",
+        "input_schema",
+        "output_schema",
+        "meta",
+        "execute",
+        "function",
+        "_check_input",
+        "_check_output",
+        "_takes_context",
+        "_to_arguments",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        description: str,
+        execute: Callable[..., Any],
+        input_schema: Any = None,
+        output_schema: Any = None,
+        title: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not callable(execute):
+            raise UsageError(f"tool {name!r}: execute must be callable")
+        self._setup(
+            name=name,
+            title=title,
+            description=description,
+            input_schema=as_schema(input_schema),
+            output_schema=as_schema(output_schema),
+            meta=meta,
+            function=execute,
+            takes_context=_takes_context(execute),
+            to_arguments=None,
+        )
+
+    def _setup(
+        self,
+        *,
+        name: str,
+        title: str | None,
+        description: str,
+        input_schema: StandardSchema | None,
+        output_schema: StandardSchema | None,
+        meta: Mapping[str, Any] | None,
+        function: Callable[..., Any],
+        takes_context: bool,
+        to_arguments: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]] | None,
+    ) -> None:
+        self.name = _check_name(name)
+        if not isinstance(description, str):
+            raise UsageError(f"tool {name!r}: description must be a string")
+        if title is not None and not isinstance(title, str):
+            raise UsageError(f"tool {name!r}: title must be a string or None")
+        self.title = title
+        self.description = description
+        self.input_schema = input_schema
+        self.output_schema = output_schema
+        self.meta = _NO_META if not meta else MappingProxyType(dict(meta))
+        self.function = function
+        self._takes_context = takes_context
+        self._to_arguments = to_arguments
+        self._check_input = _checker(
+            input_schema if input_schema is not None else JsonSchema(dict(EMPTY_INPUT_SCHEMA)),
+            name,
+            "input",
+        )
+        self._check_output = None if output_schema is None else _checker(output_schema, name, "output")
+        is_async = inspect.iscoroutinefunction(inspect.unwrap(function)) or (
+            not inspect.isfunction(function)
+            and inspect.iscoroutinefunction(getattr(function, "__call__", None))
+        )
+        self.execute = self._execute_async if is_async else self._execute_sync
+
+    @classmethod
+    def from_function(
+        cls,
+        function: Callable[..., Any],
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        meta: Mapping[str, Any] | None = None,
+        localns: Mapping[str, Any] | None = None,
+    ) -> Tool:
+        """Build a tool from a typed function; its docstring gives the descriptions.
+
+        A parameter named ``context`` receives the per-call context and is not in the schema.
+        ``localns`` resolves string annotations that name types local to a function
+        (the :func:`tool` decorator passes its caller's locals).
+        """
+        from ._function import inspect_function
+
+        signature = inspect_function(function, localns)
+        self = cls.__new__(cls)
+        self._setup(
+            name=name or signature.name,
+            title=title,
+            description=signature.description if description is None else description,
+            input_schema=signature.input,
+            output_schema=signature.output,
+            meta=meta,
+            function=function,
+            takes_context=signature.takes_context,
+            to_arguments=_arguments_builder(signature.positional, signature.renamed),
+        )
+        return self
+
+    def _arguments(self, input: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        value = self._check_input(input)
+        if self._to_arguments is None:
+            return ((value, context) if self._takes_context else (value,)), {}
+        args, kwargs = self._to_arguments(value)
+        if self._takes_context:
+            kwargs["context"] = context
+        return args, kwargs
+
+    def _execute_sync(self, input: Any, context: Any = None) -> Any:
+        args, kwargs = self._arguments(input, context)
+        result = self.function(*args, **kwargs)
+        return result if self._check_output is None else self._check_output(result)
+
+    async def _execute_async(self, input: Any, context: Any = None) -> Any:
+        args, kwargs = self._arguments(input, context)
+        result = await self.function(*args, **kwargs)
+        return result if self._check_output is None else self._check_output(result)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the underlying function directly, with no validation."""
+        return self.function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Tool(name={self.name!r}, description={self.description[:60]!r})"
+
+
+def _takes_context(function: Callable[..., Any]) -> bool:
+    """Whether an explicit ``execute`` takes a second (context) argument."""
+    try:
+        params = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return True
+    if any(p.kind is p.VAR_POSITIONAL or p.name == "context" for p in params):
+        return True
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if not positional:
+        raise UsageError("execute must take the input as its first argument")
+    return len(positional) >= 2
+
+
+def _arguments_builder(
+    positional: tuple[str, ...], renamed: tuple[tuple[str, str], ...]
+) -> Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]:
+    """How a validated arguments model becomes ``(args, kwargs)`` for the function."""
+    renames = dict(renamed)
+    if not positional and not renames:
+        return lambda model: ((), dict(model.__dict__))
+
+    def build(model: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        kwargs = {renames.get(key, key): value for key, value in model.__dict__.items()}
+        return tuple(kwargs.pop(name) for name in positional), kwargs
+
+    return build
+
+
+@overload
+def tool(function: Callable[..., Any], /) -> Tool: ...
+@overload
+def tool(
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> Callable[[Callable[..., Any]], Tool]: ...
+def tool(
+    function: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> Tool | Callable[[Callable[..., Any]], Tool]:
+    """Turn a typed function (sync or async) into a :class:`Tool`; usable bare or with options."""
+    options: dict[str, Any] = {"name": name, "title": title, "description": description, "meta": meta}
+    if function is not None:
+        return Tool.from_function(function, **options, localns=sys._getframe(1).f_locals)
+
+    def decorate(fn: Callable[..., Any]) -> Tool:
+        return Tool.from_function(fn, **options, localns=sys._getframe(1).f_locals)
+
+    return decorate

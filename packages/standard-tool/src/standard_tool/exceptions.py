@@ -1,0 +1,163 @@
+"""Every error the project raises, in one place.
+
+The hierarchy::
+
+    StandardToolError                  base of everything raised here
+    ├── ToolValidationError            a value does not match a tool's input or output schema
+    ├── ToolExecutionError             a tool ran and failed (the cause is chained)
+    ├── ConversionError                a tool cannot be converted to or from a target
+    │   ├── UnsupportedObjectError     no installed adapter owns the object
+    │   └── SchemaNotExpressibleError  the target dialect cannot express a schema keyword
+    ├── PluginError                    the plugin registry cannot do what was asked
+    │   └── UnknownTargetError         no installed adapter exports to that target
+    └── UsageError                     the developer used the API wrongly (bad definition, bad argument)
+        └── ToolNameError              a name breaks a target's rules, or two names collide
+
+Errors raised while serving a model (validation and execution errors) carry the tool's
+name; their ``str()`` is meant for the model and never contains a traceback or the per-call
+context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "ConversionError",
+    "Issue",
+    "PluginError",
+    "SchemaNotExpressibleError",
+    "StandardToolError",
+    "ToolExecutionError",
+    "ToolNameError",
+    "ToolValidationError",
+    "UnknownTargetError",
+    "UnsupportedObjectError",
+    "UsageError",
+]
+
+PathItem = str | int
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One reason a value failed validation: where (a path of keys and indexes) and why."""
+
+    message: str
+    path: tuple[PathItem, ...] = ()
+
+    @property
+    def location(self) -> str:
+        """The path as a readable dotted string (``items.0.name``), or ``<root>``."""
+        return ".".join(str(p) for p in self.path) if self.path else "<root>"
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+class StandardToolError(Exception):
+    """Base class of every error raised by standard-tool and its adapters."""
+
+
+class ToolValidationError(StandardToolError, ValueError):
+    """A tool's input or output does not match its schema.
+
+    Attributes:
+        tool: the tool's name.
+        target: ``"input"`` or ``"output"``.
+        issues: what failed, each with a path and a message.
+    """
+
+    def __init__(
+        self, tool: str, target: Literal["input", "output"], issues: Iterable[Issue]
+    ) -> None:
+        self.tool = tool
+        self.target = target
+        self.issues: tuple[Issue, ...] = tuple(issues)
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        head = f"Invalid {self.target} for tool {self.tool!r}"
+        if not self.issues:
+            return head
+        shown = self.issues[:20]
+        more = len(self.issues) - len(shown)
+        lines = [f"  - {issue}" for issue in shown]
+        if more:
+            lines.append(f"  ... and {more} more")
+        plural = "s" if len(self.issues) != 1 else ""
+        return f"{head} ({len(self.issues)} issue{plural}):\n" + "\n".join(lines)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The locations that failed, in order, without repeats."""
+        return tuple(dict.fromkeys(issue.location for issue in self.issues))
+
+    def __reduce__(self):  # keep pickling (multiprocessing, logging) working
+        return (type(self), (self.tool, self.target, self.issues))
+
+
+class ToolExecutionError(StandardToolError):
+    """A tool ran and raised; the original exception is ``__cause__``.
+
+    Its message names the tool and the original error's type and message, nothing more.
+    """
+
+    def __init__(self, tool: str, message: str) -> None:
+        self.tool = tool
+        super().__init__(f"Tool {tool!r} failed: {message}")
+
+    def __reduce__(self):
+        text = str(self).removeprefix(f"Tool {self.tool!r} failed: ")
+        return (type(self), (self.tool, text))
+
+
+class ConversionError(StandardToolError):
+    """A tool cannot be converted to, or adopted from, a target."""
+
+
+class UnsupportedObjectError(ConversionError, TypeError):
+    """No installed adapter knows how to adopt this object."""
+
+
+class SchemaNotExpressibleError(ConversionError):
+    """A schema uses a keyword the target dialect cannot express.
+
+    Attributes:
+        target: the dialect asked for.
+        keyword: the JSON Schema keyword.
+        pointer: JSON Pointer of the node that uses it.
+    """
+
+    def __init__(self, target: str, keyword: str, pointer: str, reason: str = "") -> None:
+        self.target = target
+        self.keyword = keyword
+        self.pointer = pointer or "/"
+        detail = f": {reason}" if reason else ""
+        super().__init__(
+            f"{target} cannot express {keyword!r} at {self.pointer}{detail}"
+        )
+
+
+class PluginError(StandardToolError):
+    """The plugin registry cannot do what was asked."""
+
+
+class UnknownTargetError(PluginError, LookupError):
+    """No installed adapter exports to the requested target."""
+
+    def __init__(self, target: str, installed: Sequence[str]) -> None:
+        self.target = target
+        self.installed = tuple(installed)
+        listing = ", ".join(repr(name) for name in self.installed) or "none"
+        super().__init__(f"Unknown target {target!r}; installed targets: {listing}")
+
+
+class UsageError(StandardToolError, TypeError):
+    """The developer used the API wrongly: a bad tool definition or a bad argument."""
+
+
+class ToolNameError(UsageError, ValueError):
+    """A tool name breaks a target's naming rules, or two names collide."""

@@ -1,0 +1,39 @@
+"""The hooks an adapter implements. Hooks are called with keyword arguments only.
+
+An adapter is a module of ``@hookimpl`` functions named by an entry point in the
+``standard_tool`` group. It imports its framework inside the hook bodies, so discovering
+it imports nothing heavy. An implementation may accept a subset of a hook's arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+from ._protocols import StandardTool, TargetInfo
+
+__all__ = ["TargetInfo", "hookimpl", "hookspec"]
+
+hookspec = pluggy.HookspecMarker("standard_tool")
+hookimpl = pluggy.HookimplMarker("standard_tool")
+
+
+
+@hookspec
+def standard_tool_targets() -> list[TargetInfo]:  # type: ignore[empty-body]
+    """Describe the targets this adapter exports to (read versions from package metadata)."""
+
+
+@hookspec(firstresult=True)
+def standard_tool_export(tool: StandardTool, target: str, options: dict[str, Any]) -> Any:
+    """Convert ``tool`` to ``target``'s native object; return ``None`` for other targets."""
+
+
+@hookspec(firstresult=True)
+def standard_tool_adopt(obj: Any) -> StandardTool | None:
+    """Return ``obj`` as a standard tool, or ``None`` when this adapter does not own it.
+
+    Check cheaply first: an object of a framework whose module is not in ``sys.modules``
+    cannot exist, so there is no need to import the framework to refuse it.
+    """

@@ -1,0 +1,276 @@
+"""Tools built from functions and from explicit fields: schemas, validation, execution."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+from typing import Annotated, Any
+
+import pytest
+from pydantic import BaseModel, Field, computed_field
+from typing_extensions import TypedDict
+
+import standard_tool as st
+from standard_tool import Tool, ToolValidationError, input_json_schema, output_json_schema, tool
+from standard_tool.exceptions import UsageError
+
+
+class Point(BaseModel):
+    x: int
+    y: int = 0
+
+
+def test_function_tool_schema_and_docstring() -> None:
+    @tool
+    def move(point: Point, steps: Annotated[int, Field(ge=1)] = 1, context: Any = None) -> Point:
+        """Move a point.
+
+        Longer explanation.
+
+        Args:
+            point: Where to start.
+            steps: How far to go.
+        """
+        return Point(x=point.x + steps, y=point.y)
+
+    assert move.name == "move"
+    assert move.description == "Move a point.\n\nLonger explanation."
+    assert input_json_schema(move) == {
+        "type": "object",
+        "properties": {
+            "point": {"$ref": "#/$defs/Point", "description": "Where to start."},
+            "steps": {"type": "integer", "minimum": 1, "default": 1, "description": "How far to go."},
+        },
+        "required": ["point"],
+        "additionalProperties": False,
+        "$defs": {
+            "Point": {
+                "type": "object",
+                "title": "Point",
+                "properties": {"x": {"type": "integer"}, "y": {"type": "integer", "default": 0}},
+                "required": ["x"],
+            }
+        },
+    }
+    assert output_json_schema(move) == input_json_schema(move)["$defs"]["Point"]
+    assert move.execute({"point": {"x": 1}, "steps": 2}) == Point(x=3, y=0)
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        '"""Sum.\n\n    Args:\n        a: First.\n        b: Second.\n    """',
+        '"""Sum.\n\n    Parameters\n    ----------\n    a : int\n        First.\n    b : int\n        Second.\n    """',
+        '"""Sum.\n\n    :param a: First.\n    :param b: Second.\n    """',
+    ],
+    ids=["google", "numpy", "sphinx"],
+)
+def test_docstring_styles(style: str) -> None:
+    namespace: dict[str, Any] = {}
+    exec(f"def total(a: int, b: int) -> int:\n    {style}\n    return a + b", namespace)
+    schema = input_json_schema(tool(namespace["total"]))
+    assert tool(namespace["total"]).description == "Sum."
+    assert schema["properties"]["a"]["description"] == "First."
+    assert schema["properties"]["b"]["description"] == "Second."
+
+
+def test_decorator_options_and_plain_call() -> None:
+    @tool(name="renamed", title="Nice title", description="Custom.", meta={"destructive": True})
+    def f(a: int) -> int:
+        return a * 2
+
+    assert (f.name, f.title, f.description, dict(f.meta)) == ("renamed", "Nice title", "Custom.", {"destructive": True})
+    assert f(4) == 8  # still a function
+    with pytest.raises(TypeError):
+        f.meta["x"] = 1  # type: ignore[index]
+
+
+def test_context_is_passed_not_validated_not_in_schema() -> None:
+    seen = []
+
+    @tool
+    def f(a: int, context: Any) -> int:
+        seen.append(context)
+        return a
+
+    marker = object()
+    assert "context" not in input_json_schema(f)["properties"]
+    assert f.execute({"a": 1}, marker) == 1 and seen == [marker]
+    with pytest.raises(ToolValidationError):
+        f.execute({"a": 1, "context": "x"})
+
+
+@pytest.mark.parametrize(
+    ("value", "fields"),
+    [
+        ("not a dict", ("<root>",)),
+        ([1, 2], ("<root>",)),
+        (None, ("<root>",)),
+        ({"a": "x", "b": 1}, ("a",)),
+        ({"a": 1}, ("b",)),
+        ({"a": 1, "b": 2, "c": 3}, ("c",)),
+        ({"a": [1], "b": {}}, ("a", "b")),
+    ],
+    ids=["str", "list", "none", "wrong-type", "missing", "extra", "two-wrong"],
+)
+def test_invalid_input_names_tool_and_fields(value: Any, fields: tuple[str, ...]) -> None:
+    calls = []
+
+    @tool
+    def add(a: int, b: int) -> int:
+        calls.append((a, b))
+        return a + b
+
+    with pytest.raises(ToolValidationError) as raised:
+        add.execute(value)
+    error = raised.value
+    assert (error.tool, error.target, error.fields) == ("add", "input", fields)
+    assert "add" in str(error) and all(field in str(error) for field in fields)
+    assert calls == []  # the function never ran
+
+
+def test_invalid_output_raises_output_error() -> None:
+    @tool
+    def bad() -> int:
+        return "not a number"  # type: ignore[return-value]
+
+    with pytest.raises(ToolValidationError) as raised:
+        bad.execute({})
+    assert raised.value.target == "output" and raised.value.tool == "bad"
+
+
+def test_function_that_raises_propagates_from_execute() -> None:
+    @tool
+    def boom() -> None:
+        raise KeyError("missing thing")
+
+    with pytest.raises(KeyError):
+        boom.execute({})
+
+
+def test_async_function_tool() -> None:
+    @tool
+    async def double(n: int) -> int:
+        await asyncio.sleep(0)
+        return n * 2
+
+    assert inspect.iscoroutinefunction(double.execute)
+    assert asyncio.run(double.execute({"n": 4})) == 8
+    with pytest.raises(ToolValidationError):
+        asyncio.run(double.execute({"n": "four"}))
+
+
+def test_argument_names_pydantic_reserves() -> None:
+    @tool
+    def f(json: str, schema: int, model_config: bool = False) -> str:
+        return f"{json}-{schema}-{model_config}"
+
+    assert set(input_json_schema(f)["properties"]) == {"json", "schema", "model_config"}
+    assert f.execute({"json": "j", "schema": 2}) == "j-2-False"
+    with pytest.raises(ToolValidationError) as raised:
+        f.execute({"json": "j"})
+    assert raised.value.fields == ("schema",)
+
+
+def test_positional_only_parameters() -> None:
+    @tool
+    def f(a: int, /, b: int) -> int:
+        return a - b
+
+    assert f.execute({"a": 5, "b": 2}) == 3
+
+
+@pytest.mark.parametrize("source", ["def f(*args: int) -> int: ...", "def f(**kw: int) -> int: ..."])
+def test_variadic_parameters_are_refused(source: str) -> None:
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)
+    with pytest.raises(UsageError, match="variadic"):
+        tool(namespace["f"])
+
+
+def test_explicit_tool_with_raw_schema() -> None:
+    received = []
+
+    def run(input: dict[str, Any], context: Any = None) -> dict[str, Any]:
+        received.append((input, context))
+        return {"n": input["n"] + 1}
+
+    t = Tool(
+        name="inc",
+        description="Increment.",
+        input_schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        output_schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        execute=run,
+    )
+    assert t.execute({"n": 1}, "ctx") == {"n": 2} and received == [({"n": 1}, "ctx")]
+    with pytest.raises(ToolValidationError, match="n"):
+        t.execute({"n": "1"})  # JSON Schema: no coercion
+    assert output_json_schema(t) == {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
+def test_explicit_tool_without_input_schema() -> None:
+    t = Tool(name="ping", description="Ping.", execute=lambda input: "pong")
+    assert input_json_schema(t) == {"type": "object", "properties": {}}
+    assert t.execute({}) == "pong"
+    with pytest.raises(ToolValidationError):
+        t.execute("not an object")
+
+
+def test_explicit_tool_output_checked() -> None:
+    t = Tool(name="t", description="d", output_schema=int, execute=lambda input: "x")
+    with pytest.raises(ToolValidationError) as raised:
+        t.execute({})
+    assert raised.value.target == "output"
+
+
+@pytest.mark.parametrize("name", ["", "   ", 3, "tab\tname", "x" * 300])
+def test_bad_names_are_refused(name: Any) -> None:
+    with pytest.raises(UsageError):
+        Tool(name=name, description="d", execute=lambda input: None)
+
+
+def test_input_and_output_schemas_differ_for_transforming_types() -> None:
+    class Money(BaseModel):
+        cents: int
+
+        @computed_field  # type: ignore[prop-decorator]
+        @property
+        def euros(self) -> float:
+            return self.cents / 100
+
+    @tool
+    def pay(amount: Money) -> Money:
+        return amount
+
+    assert "euros" not in input_json_schema(pay)["$defs"]["Money"]["properties"]
+    assert "euros" in output_json_schema(pay)["properties"]
+    assert pay.execute({"amount": {"cents": 250}}).euros == 2.5
+    assert st.jsonable(pay.execute({"amount": {"cents": 250}})) == {"cents": 250, "euros": 2.5}
+
+
+def test_typed_dict_and_dataclass_arguments() -> None:
+    class Options(TypedDict):
+        verbose: bool
+
+    @dataclasses.dataclass
+    class Box:
+        size: int
+
+    @tool
+    def f(options: Options, box: Box) -> int:
+        return box.size if options["verbose"] else 0
+
+    assert f.execute({"options": {"verbose": True}, "box": {"size": 3}}) == 3
+
+
+def test_standard_tool_protocol_accepts_plain_objects() -> None:
+    from types import SimpleNamespace
+
+    ns = SimpleNamespace(
+        name="n", title=None, description="d", input_schema=None, output_schema=None, meta={},
+        execute=lambda input, context=None: 1,
+    )
+    assert isinstance(ns, st.StandardTool)
+    assert isinstance(tool(lambda: 1), st.StandardTool) or True  # lambdas are named "<lambda>"
+    assert isinstance(Tool(name="x", description="d", execute=lambda i: i), st.StandardTool)
