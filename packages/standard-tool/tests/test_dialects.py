@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 from typing import Any, Literal, Optional, Union
 
 import jsonschema
@@ -78,7 +79,9 @@ def test_defs_become_definitions_and_refs_follow() -> None:
     schema = {
         "$schema": S2020,
         "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/A/$defs/B"}},
-        "$defs": {"A": {"$defs": {"B": {"type": "integer"}}, "items": {"$ref": "#/$defs/A/$defs/B"}}},
+        "$defs": {
+            "A": {"$defs": {"B": {"type": "integer"}}, "items": {"$ref": "#/$defs/A/$defs/B"}}
+        },
     }
     assert to07(schema) == {
         "$schema": S07,
@@ -155,9 +158,7 @@ def test_ref_siblings_are_wrapped_for_draft07() -> None:
     }
     both = {"$ref": "#/$defs/S", "allOf": [{"minLength": 1}], "$defs": {"S": {}}}
     assert to07(both)["allOf"] == [{"$ref": "#/definitions/S"}, {"minLength": 1}]
-    assert to07({"$ref": "#/$defs/S", "$defs": {"S": {}}})["allOf"] == [
-        {"$ref": "#/definitions/S"}
-    ]
+    assert to07({"$ref": "#/$defs/S", "$defs": {"S": {}}})["allOf"] == [{"$ref": "#/definitions/S"}]
 
 
 def test_schema_uri_is_rewritten_only_when_present() -> None:
@@ -305,6 +306,30 @@ def test_ref_pointers_into_tuple_items_and_dependencies_follow() -> None:
     }
 
 
+DISCRIMINATED = {
+    "$defs": {"Cat": {"type": "object"}, "Dog": {"type": "object"}},
+    "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+    "discriminator": {"propertyName": "kind", "mapping": {"c": "#/$defs/Cat", "d": "#/$defs/Dog"}},
+}
+
+
+def test_discriminator_mapping_follows_renamed_definitions() -> None:
+    draft07 = to07(DISCRIMINATED)
+    assert draft07["discriminator"]["mapping"] == {
+        "c": "#/definitions/Cat",
+        "d": "#/definitions/Dog",
+    }
+    back = convert_schema({"$schema": S07, **draft07}, "draft-2020-12")
+    assert back == {**DISCRIMINATED, "$schema": S2020}
+
+
+def test_openapi_drops_discriminator_mapping_after_inlining() -> None:
+    assert to_openapi(DISCRIMINATED) == {
+        "oneOf": [{"type": "object"}, {"type": "object"}],
+        "discriminator": {"propertyName": "kind"},
+    }
+
+
 def test_single_ref_in_all_of_is_unwrapped() -> None:
     schema = {"allOf": [{"$ref": "#/definitions/S"}], "maxLength": 3, "definitions": {"S": {}}}
     assert to2020(schema) == {
@@ -346,12 +371,23 @@ def test_source_dialect_equal_to_target_is_a_plain_copy() -> None:
         {
             "$schema": S2020,
             "$defs": {"Pair": {"prefixItems": [{"type": "string"}, {"$ref": "#/$defs/Num"}]}},
-            "properties": {"p": {"$ref": "#/$defs/Pair"}, "q": {"$ref": "#/$defs/Pair/prefixItems/1"}},
+            "properties": {
+                "p": {"$ref": "#/$defs/Pair"},
+                "q": {"$ref": "#/$defs/Pair/prefixItems/1"},
+            },
         },
-        {"$defs": {"Num": {"type": "number"}}, "prefixItems": [{"$ref": "#/$defs/Num"}], "items": False},
+        {
+            "$defs": {"Num": {"type": "number"}},
+            "prefixItems": [{"$ref": "#/$defs/Num"}],
+            "items": False,
+        },
         {"dependentRequired": {"a": ["b", "c"]}, "dependentSchemas": {"d": {"required": ["e"]}}},
         {"$defs": {"S": {"type": "string"}}, "$ref": "#/$defs/S", "minLength": 1},
-        {"properties": {"x": {"$defs": {"Inner": True}, "items": {"$ref": "#/properties/x/$defs/Inner"}}}},
+        {
+            "properties": {
+                "x": {"$defs": {"Inner": True}, "items": {"$ref": "#/properties/x/$defs/Inner"}}
+            }
+        },
     ],
 )
 def test_round_trip_through_draft07(schema: dict[str, Any]) -> None:
@@ -404,7 +440,12 @@ def test_pydantic_schema_to_openapi() -> None:
     assert to_openapi(Person.model_json_schema()) == {
         "description": "Someone we know.",
         "properties": {
-            "name": {"description": "Full name", "example": "Ada", "title": "Name", "type": "string"},
+            "name": {
+                "description": "Full name",
+                "example": "Ada",
+                "title": "Name",
+                "type": "string",
+            },
             "age": {
                 "minimum": 0,
                 "exclusiveMinimum": True,
@@ -413,7 +454,12 @@ def test_pydantic_schema_to_openapi() -> None:
                 "title": "Age",
                 "type": "integer",
             },
-            "role": {"default": "user", "enum": ["admin", "user"], "title": "Role", "type": "string"},
+            "role": {
+                "default": "user",
+                "enum": ["admin", "user"],
+                "title": "Role",
+                "type": "string",
+            },
             "kind": {"enum": ["person"], "default": "person", "title": "Kind", "type": "string"},
             "home": {**ADDRESS, "default": None, "nullable": True},
             "work": {**ADDRESS, "description": "Where they work"},
@@ -542,7 +588,10 @@ def test_openapi_refuses_null_alone(schema: dict[str, Any], pointer: str) -> Non
         (False, {"not": {}}),
         ({"items": True, "not": False}, {"items": {}, "not": {"not": {}}}),
         ({"additionalProperties": False}, {"additionalProperties": False}),
-        ({"additionalProperties": {"type": "string"}}, {"additionalProperties": {"type": "string"}}),
+        (
+            {"additionalProperties": {"type": "string"}},
+            {"additionalProperties": {"type": "string"}},
+        ),
         (
             {
                 "$schema": S2020,
@@ -625,25 +674,32 @@ def test_openapi_inlined_nodes_are_independent_copies() -> None:
 @pytest.mark.parametrize(
     ("schema", "pointer", "message"),
     [
-        ({"$defs": {"N": {"items": {"$ref": "#/$defs/N"}}}, "$ref": "#/$defs/N"}, "/$defs/N/items/$ref", "recursive"),
+        (
+            {"$defs": {"N": {"items": {"$ref": "#/$defs/N"}}}, "$ref": "#/$defs/N"},
+            "/$defs/N/items/$ref",
+            "recursive",
+        ),
         ({"properties": {"me": {"$ref": "#"}}}, "/properties/me/$ref", "recursive"),
         ({"items": {"$ref": "other.json#/$defs/A"}}, "/items/$ref", "local"),
         ({"$defs": {"A": {"$anchor": "a"}}, "items": {"$ref": "#a"}}, "/items/$ref", "local"),
         ({"items": {"$ref": "#/$defs/Missing"}}, "/items/$ref", "points at nothing"),
     ],
 )
-def test_openapi_refuses_uninlinable_refs(schema: dict[str, Any], pointer: str, message: str) -> None:
+def test_openapi_refuses_uninlinable_refs(
+    schema: dict[str, Any], pointer: str, message: str
+) -> None:
     error = refused(schema, "openapi-3.0")
     assert (error.keyword, error.pointer) == ("$ref", pointer)
     assert message in str(error)
 
 
 def test_openapi_refuses_reference_explosion() -> None:
-    defs = {"D0": {"type": "string"}}
+    defs: dict[str, Any] = {"D0": {"type": "string"}}
     for i in range(1, 25):
         defs[f"D{i}"] = {"anyOf": [{"$ref": f"#/$defs/D{i - 1}"}, {"$ref": f"#/$defs/D{i - 1}"}]}
     error = refused({"$defs": defs, "$ref": "#/$defs/D24"}, "openapi-3.0")
     assert error.keyword == "$ref"
+    assert "inlining grows the schema" in str(error)
 
 
 @pytest.mark.parametrize(
@@ -755,6 +811,21 @@ def test_depth_limit_covers_plain_values(target: Any) -> None:
     error = refused({"properties": {"x": {"default": value}}}, target)
     assert error.keyword == "depth"
     assert error.pointer.startswith("/properties/x/default/0/0")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_recursion_limit_is_reported_as_depth(target: Any) -> None:
+    frames, limit = 0, sys.getrecursionlimit()
+    frame = sys._getframe()
+    while frame.f_back is not None:
+        frames, frame = frames + 1, frame.f_back
+    sys.setrecursionlimit(frames + 120)
+    try:
+        error = refused(nested("not", MAX_DEPTH - 1), target)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert error.keyword == "depth"
+    assert "recursion limit" in str(error)
 
 
 def test_bad_arguments() -> None:

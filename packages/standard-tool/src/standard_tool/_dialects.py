@@ -134,7 +134,15 @@ def _is_null(branch: Any) -> bool:
     )
 
 
+def _discriminator_mapping(node: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The references of an OpenAPI ``discriminator`` (pydantic emits them), if any."""
+    discriminator = node.get("discriminator")
+    mapping = discriminator.get("mapping") if isinstance(discriminator, dict) else None
+    return mapping if isinstance(mapping, dict) else None
+
+
 def _is_number(value: Any) -> bool:
+    """Whether ``value`` is a JSON number (booleans are not)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -156,6 +164,7 @@ class _Walk:
             ) from None
 
     def fail(self, keyword: str, pointer: str, reason: str) -> NoReturn:
+        """Raise SchemaNotExpressibleError for ``keyword`` at ``pointer``."""
         raise SchemaNotExpressibleError(self.target, keyword, pointer, reason)
 
     def guard(self, pointer: str, depth: int) -> None:
@@ -174,9 +183,11 @@ class _Walk:
         return self.leaf(value, pointer, depth)
 
     def node(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
+        """Convert a schema object."""
         return self.children(node, pointer, depth)
 
     def leaf(self, value: Any, pointer: str, depth: int) -> Any:
+        """Convert a boolean schema (or a malformed one, copied as is)."""
         return self.clone(value, pointer, depth)
 
     def children(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
@@ -210,6 +221,15 @@ class _Walk:
     def rename(self, node: Mapping[str, Any], keyword: str) -> str:
         """What ``keyword`` of ``node`` is called in the target."""
         return keyword
+
+    def move_refs(self, out: dict[str, Any]) -> dict[str, Any]:
+        """``out`` with its ``$ref`` and discriminator mapping pointed at renamed locations."""
+        if "$ref" in out:
+            out["$ref"] = self.move_ref(out["$ref"])
+        mapping = _discriminator_mapping(out)
+        if mapping is not None:
+            out["discriminator"]["mapping"] = {k: self.move_ref(v) for k, v in mapping.items()}
+        return out
 
     def move_ref(self, ref: Any) -> Any:
         """``ref`` with each keyword on its local JSON Pointer renamed for the target."""
@@ -261,9 +281,7 @@ class _To07(_Walk):
 
     def node(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
         self.refuse(node, pointer, _NOT_IN_07)
-        out = self.children(node, pointer, depth)
-        if "$ref" in out:
-            out["$ref"] = self.move_ref(out["$ref"])
+        out = self.move_refs(self.children(node, pointer, depth))
         if "prefixItems" in out:
             tuple_form = {"items": out["prefixItems"]}
             if "items" in out:
@@ -306,9 +324,7 @@ class _To2020(_Walk):
         return {"definitions": "$defs", "dependencies": "dependentSchemas"}.get(keyword, keyword)
 
     def node(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
-        out = self.children(node, pointer, depth)
-        if "$ref" in out:
-            out["$ref"] = self.move_ref(out["$ref"])
+        out = self.move_refs(self.children(node, pointer, depth))
         if isinstance(out.get("items"), list):
             tuple_form = {"prefixItems": out["items"]}
             if "additionalItems" in out:
@@ -357,14 +373,17 @@ class _ToOpenAPI(_Walk):
         out = self.children(kept, pointer, depth)
         if isinstance(node.get("additionalProperties"), bool):
             out["additionalProperties"] = node["additionalProperties"]
+        if _discriminator_mapping(out) is not None:  # its references are all inlined now
+            del out["discriminator"]["mapping"]
         nullable = False
         for key in ("anyOf", "oneOf"):
             if isinstance(out.get(key), list) and _NULL in out[key]:
                 nullable = True
                 out = self.collapse(out, key, [b for b in out[key] if b is not _NULL], pointer)
+        out = _annotations(_bounds(self.retype(out, pointer)))
         if nullable or (isinstance(out.get("enum"), list) and None in out["enum"]):
             out["nullable"] = True
-        return _annotations(_bounds(self.retype(out, pointer)))
+        return out
 
     def collapse(
         self, out: dict[str, Any], key: str, rest: list[Any], pointer: str
