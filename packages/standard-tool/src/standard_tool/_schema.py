@@ -152,7 +152,7 @@ class PydanticSchema:
         self.type = type_
         self._generator = generator
         self._cache: dict[tuple[str, str], dict[str, Any]] = {}
-        if isinstance(type_, type) and issubclass(type_, BaseModel):
+        if _is_model_class(type_, BaseModel):
             self._adapter = None
             return
         try:
@@ -204,6 +204,14 @@ class PydanticSchema:
         if self._adapter is None:
             return self.type.model_json_schema(mode=mode, schema_generator=generator)
         return self._adapter.json_schema(mode=mode, schema_generator=generator)
+
+
+def _is_model_class(obj: Any, base: type) -> bool:
+    """Whether ``obj`` is a subclass of ``base`` (``list[int]`` passes ``isinstance(x, type)`` on 3.10)."""
+    try:
+        return isinstance(obj, type) and issubclass(obj, base)
+    except TypeError:
+        return False
 
 
 def issues_from_pydantic(exc: Any) -> tuple[Issue, ...]:

@@ -1,0 +1,88 @@
+"""Per-call cost of the core against pydantic and jsonschema, and the cost of importing it.
+
+Run: ``python benchmarks/core_bench.py`` (figures go to stdout; see README.md here).
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import timeit
+from collections.abc import Callable
+from typing import Any
+
+import jsonschema
+from pydantic import validate_call
+
+import standard_tool as st
+
+FRAMEWORKS = ("langchain_core", "langchain", "pydantic_ai", "llama_index", "mcp")
+
+
+def per_call_us(fn: Callable[[], Any], number: int = 100_000, repeat: int = 7) -> float:
+    """Best-of-``repeat`` microseconds per call (the least disturbed run)."""
+    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+RAW = {
+    "type": "object",
+    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+    "required": ["a", "b"],
+    "additionalProperties": False,
+}
+
+
+def import_ms(module: str, runs: int = 9) -> tuple[float, list[str]]:
+    """Median milliseconds to import ``module`` in a fresh interpreter, and frameworks it pulled in."""
+    code = (
+        "import sys, time; t = time.perf_counter(); import {m}; d = time.perf_counter() - t; "
+        "print(d * 1000); print(','.join(sorted({{k.split('.')[0] for k in sys.modules}} & set({f!r}))))"
+    ).format(m=module, f=FRAMEWORKS)
+    times, loaded = [], []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        first, second = (out.stdout.splitlines() + [""])[:2]
+        times.append(float(first))
+        loaded = [name for name in second.split(",") if name]
+    return statistics.median(times), loaded
+
+
+def main() -> None:
+    arguments = {"a": 1, "b": 2}
+
+    pydantic_tool = st.tool(add)
+    validated = validate_call(add)
+    native = per_call_us(lambda: validated(**arguments))
+    ours = per_call_us(lambda: pydantic_tool.execute(arguments))
+    print(f"pydantic schema   validate_call        {native:7.2f} us")
+    print(f"                  Tool.execute         {ours:7.2f} us   ratio {ours / native:4.2f}x (goal <= 2x)")
+
+    raw_tool = st.Tool(name="add", description="Add.", input_schema=RAW, execute=lambda i: i["a"] + i["b"])
+    reference = jsonschema.Draft202012Validator(RAW)
+
+    def with_jsonschema() -> int:
+        reference.validate(arguments)
+        return arguments["a"] + arguments["b"]
+
+    baseline = per_call_us(with_jsonschema, number=10_000)
+    raw = per_call_us(lambda: raw_tool.execute(arguments))
+    print(f"raw JSON Schema   jsonschema + call    {baseline:7.2f} us")
+    print(f"                  Tool.execute         {raw:7.2f} us   ratio {raw / baseline:4.2f}x (goal <= 3 us)")
+
+    pydantic_ms, _ = import_ms("pydantic")
+    ours_ms, loaded = import_ms("standard_tool")
+    print(f"import            pydantic             {pydantic_ms:7.1f} ms")
+    print(
+        f"                  standard_tool        {ours_ms:7.1f} ms   difference {ours_ms - pydantic_ms:+.1f} ms "
+        f"(goal <= +25 ms); frameworks imported: {loaded or 'none'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
