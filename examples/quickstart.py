@@ -27,9 +27,9 @@ def main() -> None:
             converted = st.convert(example, to=target.name)
             print(f"  -> {target.name}: {type(converted).__module__}.{type(converted).__qualname__}")
         result = st.call(example, CALLS[example.name])
-        print("call:", result)
+        print("call:", json.dumps(st.jsonable(result)))
         failed = st.call(st.with_formatted_output(example), {"unexpected": 1})
-        print("bad input:", failed["error"].splitlines()[0])
+        print("bad input:", failed["error"].replace("\n", " | "))
 
 
 if __name__ == "__main__":
