@@ -20,10 +20,10 @@ import glob
 import os
 import shutil
 import subprocess
-import tomllib
 from pathlib import Path
 
 import nox
+import tomllib
 
 nox.options.default_venv_backend = "uv"
 os.environ.setdefault("UV_PYTHON_DOWNLOADS", "never")  # use the interpreters on this machine

@@ -41,9 +41,9 @@ RAW = {
 def import_ms(module: str, runs: int = 9) -> tuple[float, list[str]]:
     """Median milliseconds to import ``module`` in a fresh interpreter, and frameworks it pulled in."""
     code = (
-        "import sys, time; t = time.perf_counter(); import {m}; d = time.perf_counter() - t; "
-        "print(d * 1000); print(','.join(sorted({{k.split('.')[0] for k in sys.modules}} & set({f!r}))))"
-    ).format(m=module, f=FRAMEWORKS)
+        f"import sys, time; t = time.perf_counter(); import {module}; d = time.perf_counter() - t; "
+        f"print(d * 1000); print(','.join(sorted({{k.split('.')[0] for k in sys.modules}} & set({FRAMEWORKS!r}))))"
+    )
     times, loaded = [], []
     for _ in range(runs):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import standard_tool as st  # noqa: E402
-from weather import TOOLS  # noqa: E402
+from weather import TOOLS
+
+import standard_tool as st
 
 CALLS = {
     "get_forecast": {"location": {"city": "Lyon"}, "day": "2026-12-02"},

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from standard_tool._names import GEMINI_NAMES, MCP_NAMES, OPENAI_NAMES, NameMap, check_name, sanitize_name
+from standard_tool._names import (
+    GEMINI_NAMES,
+    MCP_NAMES,
+    OPENAI_NAMES,
+    NameMap,
+    check_name,
+    sanitize_name,
+)
 from standard_tool.exceptions import ToolNameError
 
 

@@ -47,7 +47,8 @@ class EchoNative:
         self.name = name
 
 
-def test_builtin_target_is_found_by_entry_point(plugin_manager: pluggy.PluginManager) -> None:
+def test_standard_tool_targets(plugin_manager: pluggy.PluginManager) -> None:
+    """The built-in target is described through the same entry points as third parties."""
     names = {info.name: info for info in st.targets()}
     assert names["standard"].distribution == "standard-tool" and names["standard"].version
 
@@ -73,7 +74,8 @@ def test_disabled_broken_plugin_is_never_imported() -> None:
     assert manager.list_name_plugin() == []
 
 
-def test_convert_adopt_targets_through_a_plugin(plugin_manager: pluggy.PluginManager) -> None:
+def test_standard_tool_export(plugin_manager: pluggy.PluginManager) -> None:
+    """convert() reaches a plugin's export hook with the options, targets() lists it."""
     plugin_manager.register(Echo(), name="echo")
     assert "echo" in [info.name for info in st.targets()]
 
@@ -83,9 +85,16 @@ def test_convert_adopt_targets_through_a_plugin(plugin_manager: pluggy.PluginMan
         return "pong"
 
     assert st.convert(ping, to="echo", flavour="x") == {"echo": "ping", "flavour": "x"}
+    assert st.convert(ping, to="standard") is ping
+
+
+def test_standard_tool_adopt(plugin_manager: pluggy.PluginManager) -> None:
+    """adopt() asks every plugin; the owner answers, the others return None."""
+    plugin_manager.register(Echo(), name="echo")
     adopted = st.adopt(EchoNative("native"))
     assert adopted.name == "native" and st.call(adopted, {"k": 1}) == {"k": 1}
     assert st.convert(EchoNative("n2"), to="echo") == {"echo": "n2"}
+    assert Echo().standard_tool_adopt(obj=object()) is None
 
 
 def test_adopt_returns_conforming_tools_unchanged_and_wraps_functions(
@@ -131,3 +140,18 @@ def test_import_standard_tool_does_not_import_pydantic_models() -> None:
     code = "import sys, standard_tool; print('pydantic.main' in sys.modules, 'asyncio' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_every_hook_is_documented_and_tested() -> None:
+    from pathlib import Path
+
+    from standard_tool import hookspecs
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    this_file = Path(__file__).read_text()
+    hooks = [name for name in dir(hookspecs) if name.startswith("standard_tool_")]
+    assert hooks == ["standard_tool_adopt", "standard_tool_export", "standard_tool_targets"]
+    for name in hooks:
+        assert getattr(hookspecs, name).__doc__, f"{name} has no docstring"
+        assert f"`{name}(" in readme, f"{name} is not in the README"
+        assert f"def test_{name}(" in this_file, f"{name} has no test named after it"

@@ -9,7 +9,14 @@ import pytest
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
-from standard_tool import Result, StandardSchema, Tool, ToolValidationError, as_schema, input_json_schema
+from standard_tool import (
+    Result,
+    StandardSchema,
+    Tool,
+    ToolValidationError,
+    as_schema,
+    input_json_schema,
+)
 from standard_tool._schema import MAX_DEPTH, JsonSchema, PydanticSchema
 from standard_tool.exceptions import Issue, UsageError
 

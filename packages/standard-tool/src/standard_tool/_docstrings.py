@@ -39,7 +39,7 @@ _SPHINX_FIELDS = _SPHINX_PARAMS | _SPHINX_RETURNS | {
 }  # fmt: skip
 
 _SPHINX = re.compile(
-    r"^ *:(param|parameter|arg|argument|key|keyword|returns?|raises?|type|rtype)\b", re.M
+    r"^ *:(param|parameter|arg|argument|key|keyword|returns?|raises?|type|rtype)\b", re.MULTILINE
 )
 # The \b stops the name from backtracking, which keeps the match linear in the line length.
 _FIELD = re.compile(r":(\w+)\b([^:]*):(.*)")

@@ -23,7 +23,7 @@ def default_format(error: ToolValidationError | ToolExecutionError) -> dict[str,
 class FormattedTool:
     """A tool whose validation and execution failures come back as values."""
 
-    __slots__ = ("tool", "format", "execute")
+    __slots__ = ("execute", "format", "tool")
 
     def __init__(self, tool: StandardTool, format: ErrorFormat) -> None:
         self.tool = tool

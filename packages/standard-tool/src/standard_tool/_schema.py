@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from itertools import islice
 from typing import Any, Literal
@@ -46,6 +46,7 @@ def _too_deep(value: Any) -> bool:
         node, depth = pop()
         if depth > MAX_DEPTH:
             return True
+        children: Iterable[Any]
         if isinstance(node, dict):
             children = node.values()
         elif isinstance(node, (list, tuple)):
@@ -69,7 +70,7 @@ class JsonSchema:
     """A raw JSON Schema, validated with full draft 2020-12 semantics (or the dialect its
     ``$schema`` declares). The dict is the source of truth and is emitted unchanged."""
 
-    __slots__ = ("schema", "resources", "__dict__")
+    __slots__ = ("__dict__", "resources", "schema")
 
     def __init__(
         self, schema: Mapping[str, Any] | bool, *, resources: Mapping[str, Any] | None = None
@@ -143,7 +144,7 @@ def _issues_of(error: Any) -> list[Issue]:
 class PydanticSchema:
     """A pydantic type (model class, dataclass, TypedDict, primitive, ``Annotated``...)."""
 
-    __slots__ = ("type", "_adapter", "_generator", "_cache")
+    __slots__ = ("_adapter", "_cache", "_generator", "type")
 
     def __init__(self, type_: Any, *, generator: type | None = None) -> None:
         from pydantic import BaseModel, TypeAdapter
@@ -199,7 +200,9 @@ class PydanticSchema:
             from ._dialects import convert_schema
 
             return convert_schema(self.json_schema(side=side), target)  # type: ignore[return-value]
-        mode = "validation" if side == "input" else "serialization"
+        mode: Literal["validation", "serialization"] = (
+            "validation" if side == "input" else "serialization"
+        )
         generator = self._generator or GenerateJsonSchema
         if self._adapter is None:
             return self.type.model_json_schema(mode=mode, schema_generator=generator)

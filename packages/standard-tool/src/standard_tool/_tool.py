@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal, overload
 
-from ._schema import JsonSchema, PydanticSchema, as_schema
 from ._protocols import StandardSchema
+from ._schema import JsonSchema, PydanticSchema, as_schema
 from .exceptions import ToolValidationError, UsageError
 
 __all__ = ["EMPTY_INPUT_SCHEMA", "Tool", "tool"]
@@ -70,18 +70,18 @@ class Tool:
     """
 
     __slots__ = (
-        "name",
-        "title",
-        "description",
-        "input_schema",
-        "output_schema",
-        "meta",
-        "execute",
-        "function",
         "_check_input",
         "_check_output",
         "_takes_context",
         "_to_arguments",
+        "description",
+        "execute",
+        "function",
+        "input_schema",
+        "meta",
+        "name",
+        "output_schema",
+        "title",
     )
 
     def __init__(
@@ -238,7 +238,15 @@ def _arguments_builder(
 
 
 @overload
-def tool(function: Callable[..., Any], /) -> Tool: ...
+def tool(
+    function: Callable[..., Any],
+    /,
+    *,
+    name: str | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> Tool: ...
 @overload
 def tool(
     *,
