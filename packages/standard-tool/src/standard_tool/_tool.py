@@ -143,7 +143,7 @@ class Tool:
         self._check_output = None if output_schema is None else _checker(output_schema, name, "output")
         is_async = inspect.iscoroutinefunction(inspect.unwrap(function)) or (
             not inspect.isfunction(function)
-            and inspect.iscoroutinefunction(getattr(function, "__call__", None))
+            and inspect.iscoroutinefunction(type(function).__call__)
         )
         self.execute = self._execute_async if is_async else self._execute_sync
 
