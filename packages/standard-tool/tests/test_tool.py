@@ -274,3 +274,13 @@ def test_standard_tool_protocol_accepts_plain_objects() -> None:
     assert isinstance(ns, st.StandardTool)
     assert isinstance(tool(lambda: 1), st.StandardTool) or True  # lambdas are named "<lambda>"
     assert isinstance(Tool(name="x", description="d", execute=lambda i: i), st.StandardTool)
+
+
+def test_async_callable_object_as_execute() -> None:
+    class Runner:
+        async def __call__(self, input: Any, context: Any = None) -> Any:
+            return input["v"]
+
+    t = Tool(name="obj", description="d", input_schema={"type": "object"}, execute=Runner())
+    assert inspect.iscoroutinefunction(t.execute)
+    assert st.call(t, {"v": 1}) == 1
