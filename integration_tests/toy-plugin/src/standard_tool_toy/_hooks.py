@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.metadata import version
 from typing import Any
 
 from standard_tool.hookspecs import TargetInfo, hookimpl
@@ -10,7 +9,7 @@ from standard_tool.hookspecs import TargetInfo, hookimpl
 
 @hookimpl
 def standard_tool_targets() -> list[TargetInfo]:
-    return [TargetInfo("toy", "standard-tool-toy", version("standard-tool-toy"))]
+    return [TargetInfo.installed("toy", "standard-tool-toy")]
 
 
 @hookimpl

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from .hookspecs import TargetInfo, hookimpl
@@ -13,11 +12,7 @@ TARGET = "standard"
 
 @hookimpl
 def standard_tool_targets() -> list[TargetInfo]:
-    try:
-        installed: str | None = version("standard-tool")
-    except PackageNotFoundError:
-        installed = None
-    return [TargetInfo(TARGET, "standard-tool", installed)]
+    return [TargetInfo.installed(TARGET, "standard-tool")]
 
 
 @hookimpl

@@ -75,3 +75,13 @@ class TargetInfo:
     """The framework's distribution on PyPI, e.g. ``langchain-core``."""
     version: str | None
     """The framework's installed version, or ``None`` when it is not installed."""
+
+    @classmethod
+    def installed(cls, name: str, distribution: str) -> TargetInfo:
+        """The target ``name``, with ``distribution``'s version read from package metadata."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return cls(name, distribution, version(distribution))
+        except PackageNotFoundError:
+            return cls(name, distribution, None)
