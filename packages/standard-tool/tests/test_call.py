@@ -151,3 +151,23 @@ def test_async_execute_on_a_plain_object() -> None:
     namespace = SimpleNamespace(name="ans", description="d", execute=execute)
     assert call(namespace, {"v": 7}) == 7
     assert asyncio.run(acall(namespace, {"v": 8})) == 8
+
+
+def test_acall_prefers_aexecute_of_a_dual_tool() -> None:
+    ran = []
+
+    class Dual:
+        name = "dual"
+        description = "Both ways."
+
+        def execute(self, input: Any, context: Any = None) -> str:
+            ran.append("sync")
+            return "sync"
+
+        async def aexecute(self, input: Any, context: Any = None) -> str:
+            ran.append("async")
+            return "async"
+
+    assert call(Dual(), {}) == "sync"
+    assert asyncio.run(acall(Dual(), {})) == "async"
+    assert ran == ["sync", "async"]

@@ -1,6 +1,6 @@
 """Write a tool once, use it in every agent framework."""
 
-from ._call import acall, call
+from ._call import acall, call, run_sync
 from ._formatted import with_formatted_output
 from ._json_schemas import input_json_schema, output_json_schema
 from ._protocols import JsonSchemaTarget, Result, StandardSchema, StandardTool, TargetInfo
@@ -41,6 +41,7 @@ __all__ = [
     "input_json_schema",
     "jsonable",
     "output_json_schema",
+    "run_sync",
     "targets",
     "tool",
     "with_formatted_output",

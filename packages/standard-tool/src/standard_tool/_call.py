@@ -122,11 +122,17 @@ def call(tool: StandardTool, input: Any, context: Any = None) -> Any:
 
 
 async def acall(tool: StandardTool, input: Any, context: Any = None) -> Any:
-    """Run any conforming tool from async code; a sync tool runs in a worker thread."""
+    """Run any conforming tool from async code; a sync tool runs in a worker thread.
+
+    A tool with both a sync ``execute`` and an async ``aexecute`` runs ``aexecute`` here.
+    """
     import asyncio
 
     execute = tool.execute
     try:
+        aexecute = getattr(tool, "aexecute", None)
+        if aexecute is not None and inspect.iscoroutinefunction(aexecute):
+            return await aexecute(input, context)
         if inspect.iscoroutinefunction(execute):
             return await execute(input, context)
         result = await asyncio.to_thread(execute, input, context)

@@ -53,6 +53,9 @@ class StandardTool(Protocol):
     accepts, or ``None``. ``meta`` is static data for consumers; ``execute`` never sees it.
     ``execute`` may be a plain or an async function; ``context`` carries per-call values
     (tokens, ids, framework objects) and is never validated or shown to a model.
+
+    A tool that has both a sync and an async implementation may also offer an async
+    ``aexecute(input, context=None)``; :func:`standard_tool.acall` prefers it.
     """
 
     name: str
