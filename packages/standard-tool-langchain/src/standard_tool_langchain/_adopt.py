@@ -1,0 +1,243 @@
+"""LangChain tools as standard tools."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from typing import Any
+
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool, Tool, ToolException
+from langchain_core.tools.base import InjectedToolCallId, _is_injected_arg_type
+from pydantic import BaseModel
+from pydantic import ValidationError as ValidationErrorV2
+
+import standard_tool as st
+from standard_tool import run_sync
+from standard_tool.exceptions import Issue, UnsupportedObjectError
+
+from ._context import config_for
+from ._export import ERROR_SINK, METADATA_KEY, StandardStructuredTool
+
+__all__ = ["LangChainTool", "from_langchain", "from_langchain_tools"]
+
+SINGLE_INPUT_SCHEMA: dict[str, Any] = {
+    "properties": {"__arg1": {"title": "__arg1", "type": "string"}},
+    "required": ["__arg1"],
+    "type": "object",
+}
+"""What a model sees for a single-string ``Tool``: LangChain's own ``__arg1`` form."""
+
+try:
+    from pydantic.v1 import ValidationError as ValidationErrorV1
+except ImportError:  # pragma: no cover
+    ValidationErrorV1 = ValidationErrorV2  # type: ignore[misc,assignment]
+
+
+class LangChainTool:
+    """A standard tool that runs a LangChain tool through its own ``invoke``/``ainvoke``.
+
+    The input schema is what the model sees (injected arguments left out); injected
+    arguments are filled from the standard context by name, the tool call id from
+    ``context["tool_call_id"]`` (or a fresh one), and a mapping context becomes the
+    ``RunnableConfig``'s ``configurable``.
+    """
+
+    __slots__ = (
+        "native",
+        "name",
+        "title",
+        "description",
+        "output_schema",
+        "meta",
+        "execute",
+        "__dict__",
+    )
+
+    def __init__(self, native: BaseTool) -> None:
+        self.native = native
+        stored = (native.metadata or {}).get(METADATA_KEY)
+        stored = stored if isinstance(stored, Mapping) else {}
+        meta = dict(stored.get("meta") or {})
+        if native.return_direct:
+            meta["return_direct"] = True
+        self.name: str = native.name
+        self.title: str | None = stored.get("title")
+        self.description: str = native.description
+        self.output_schema: Any = stored.get("output_schema")
+        self.meta: Mapping[str, Any] = meta
+        self.execute = self._execute_async if _is_async_only(native) else self._execute_sync
+        if self.execute == self._execute_sync and _has_async_path(native):
+            self.aexecute = self._execute_async  # acall() goes through ainvoke
+
+    def __repr__(self) -> str:
+        return f"LangChainTool({self.native.name!r})"
+
+    @cached_property
+    def input_schema(self) -> Any:
+        """The JSON Schema (or pydantic schema) of the arguments the model provides."""
+        native = self.native
+        if isinstance(native.args_schema, dict):
+            return dict(native.args_schema)
+        if isinstance(native, Tool) and not native.args_schema:
+            return dict(SINGLE_INPUT_SCHEMA)
+        schema = native.tool_call_schema
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            return st.PydanticSchema(schema)
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        return convert_to_openai_tool(native)["function"].get("parameters", {})
+
+    @cached_property
+    def _check(self) -> Any:
+        """Validation before the call, where LangChain would not report the failing fields."""
+        schema = self.input_schema
+        if isinstance(schema, dict):
+            return st.JsonSchema(schema).validate
+        if self.native.handle_validation_error:  # LangChain would hide the failing fields
+            return schema.validate
+        return None
+
+    @cached_property
+    def _injected(self) -> tuple[tuple[str, ...], str | None]:
+        """The injected argument names, and the one that takes the tool call id."""
+        native = self.native
+        model = native.args_schema if not isinstance(native.args_schema, dict) else None
+        if model is None and not isinstance(native, Tool) and native.args_schema is None:
+            model = native.get_input_schema()
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return (), None
+        from langchain_core.tools.base import get_all_basemodel_annotations
+
+        names, call_id = [], None
+        for name, annotation in get_all_basemodel_annotations(model).items():
+            if _is_injected_arg_type(annotation, injected_type=InjectedToolCallId):
+                call_id = name
+            elif _is_injected_arg_type(annotation):
+                names.append(name)
+        return tuple(names), call_id
+
+    @cached_property
+    def _via_tool_call(self) -> bool:
+        """Whether to call with a ``ToolCall`` (error status, artifact, call id) or a dict."""
+        native = self.native
+        return bool(
+            native.response_format == "content_and_artifact"
+            or native.handle_tool_error
+            or native.handle_validation_error
+            or self._injected[1] is not None
+        )
+
+    def _prepare(self, input: Any, context: Any) -> tuple[Any, Any]:
+        if self._check is not None:
+            result = self._check(input)
+            if result.issues is not None:
+                raise st.ToolValidationError(self.name, "input", result.issues)
+        args = dict(input) if isinstance(input, Mapping) else {} if input is None else input
+        names = self._injected[0]
+        if names and isinstance(context, Mapping):
+            for name in names:
+                if name in context and name not in args:
+                    args[name] = context[name]
+        config = config_for(context)
+        if not self._via_tool_call:
+            return args, config
+        call_id = context.get("tool_call_id") if isinstance(context, Mapping) else None
+        call = {
+            "type": "tool_call",
+            "name": self.name,
+            "args": args,
+            "id": call_id if isinstance(call_id, str) else f"call_{uuid.uuid4().hex}",
+        }
+        return call, config
+
+    def _finish(self, output: Any, sink: list[Exception]) -> Any:
+        if not isinstance(output, ToolMessage):
+            return output
+        if output.status == "error":
+            if sink:
+                raise sink[-1]
+            text = output.content if isinstance(output.content, str) else str(output.content)
+            raise st.ToolExecutionError(self.name, text)
+        if self.native.response_format == "content_and_artifact" and isinstance(
+            self.native, StandardStructuredTool
+        ):
+            return output.artifact
+        return output.content
+
+    def _failure(self, exc: Exception) -> Exception:
+        if isinstance(exc, ToolException):
+            return st.ToolExecutionError(self.name, str(exc) or type(exc).__name__)
+        if isinstance(exc, (ValidationErrorV2, ValidationErrorV1)):
+            return st.ToolValidationError(self.name, "input", _issues(exc))
+        return exc
+
+    def _execute_sync(self, input: Any, context: Any = None) -> Any:
+        payload, config = self._prepare(input, context)
+        sink: list[Exception] = []
+        token = ERROR_SINK.set(sink)
+        try:
+            try:
+                output = self.native.invoke(payload, config)
+            except NotImplementedError:  # an async-only tool
+                output = run_sync(self.native.ainvoke(payload, config))
+        except (ToolException, ValidationErrorV2, ValidationErrorV1) as exc:
+            raise self._failure(exc) from exc
+        finally:
+            ERROR_SINK.reset(token)
+        return self._finish(output, sink)
+
+    async def _execute_async(self, input: Any, context: Any = None) -> Any:
+        payload, config = self._prepare(input, context)
+        sink: list[Exception] = []
+        token = ERROR_SINK.set(sink)
+        try:
+            output = await self.native.ainvoke(payload, config)
+        except (ToolException, ValidationErrorV2, ValidationErrorV1) as exc:
+            raise self._failure(exc) from exc
+        finally:
+            ERROR_SINK.reset(token)
+        return self._finish(output, sink)
+
+
+def _issues(exc: Any) -> list[Issue]:
+    errors = (
+        exc.errors(include_url=False, include_input=False)
+        if isinstance(exc, ValidationErrorV2)
+        else exc.errors()
+    )
+    return [Issue(str(error["msg"]), tuple(error["loc"])) for error in errors]
+
+
+def _is_async_only(native: BaseTool) -> bool:
+    if isinstance(native, StandardStructuredTool):
+        import inspect
+
+        return inspect.iscoroutinefunction(native.standard_tool.execute)
+    if isinstance(native, (StructuredTool, Tool)):
+        return native.func is None and native.coroutine is not None
+    return False
+
+
+def _has_async_path(native: BaseTool) -> bool:
+    """Whether the tool has an async implementation of its own, besides the sync one."""
+    if isinstance(native, (StructuredTool, Tool)):
+        return native.coroutine is not None
+    return type(native)._arun is not BaseTool._arun
+
+
+def from_langchain(tool: Any) -> LangChainTool:
+    """A standard tool that runs a LangChain ``BaseTool`` through its own runtime."""
+    if not isinstance(tool, BaseTool):
+        raise UnsupportedObjectError(
+            f"not a LangChain tool: {type(tool).__module__}.{type(tool).__qualname__}"
+        )
+    return LangChainTool(tool)
+
+
+def from_langchain_tools(tools: Any) -> list[LangChainTool]:
+    """Standard tools for a toolkit (anything with ``get_tools()``) or an iterable of tools."""
+    get_tools = getattr(tools, "get_tools", None)
+    items: Iterable[Any] = get_tools() if callable(get_tools) else tools
+    return [from_langchain(tool) for tool in items]

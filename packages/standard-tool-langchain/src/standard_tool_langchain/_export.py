@@ -1,0 +1,210 @@
+"""Standard tools as LangChain tools."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from contextvars import ContextVar
+from typing import Any, Literal
+
+from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from pydantic import PrivateAttr
+
+import standard_tool as st
+from standard_tool.exceptions import ToolNameError
+
+from ._context import ContextGetter, context_from_config
+
+__all__ = ["METADATA_KEY", "StandardStructuredTool", "to_langchain", "to_langchain_tools"]
+
+METADATA_KEY = "standard_tool"
+"""The key of ``BaseTool.metadata`` that carries title, output schema and meta."""
+
+_LAZY = frozenset({"args_schema", "metadata"})
+_TOOL_CALL_ID: ContextVar[str | None] = ContextVar("standard_tool_langchain_call_id", default=None)
+ERROR_SINK: ContextVar[list[Exception] | None] = ContextVar(
+    "standard_tool_langchain_errors", default=None
+)
+"""Where an exported tool leaves the typed error behind an error ``ToolMessage``."""
+
+
+def _functions(tool: st.StandardTool) -> tuple[Any, Any]:
+    """The ``func``/``coroutine`` pair of an exported tool: run the standard tool with kwargs."""
+
+    def run(**kwargs: Any) -> Any:
+        return st.call(tool, kwargs)
+
+    async def arun(**kwargs: Any) -> Any:
+        return await st.acall(tool, kwargs)
+
+    return run, arun
+
+
+class StandardStructuredTool(StructuredTool):
+    """A LangChain tool that runs a standard tool.
+
+    The model sees the tool's raw input JSON Schema; input is validated by the standard
+    tool; results come back as JSON text content plus the value itself as the artifact.
+    ``args_schema`` and ``metadata`` are derived from the standard tool on first use.
+    """
+
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: Any = True
+
+    _standard: Any = PrivateAttr(default=None)
+    _get_context: Any = PrivateAttr(default=None)
+
+    @classmethod
+    def from_standard(
+        cls, tool: st.StandardTool, context: ContextGetter | None = None
+    ) -> StandardStructuredTool:
+        """The LangChain tool for ``tool``; its schemas are derived later, on first use."""
+        meta = getattr(tool, "meta", None) or {}
+        func, coroutine = _functions(tool)
+        native = cls.model_construct(
+            name=tool.name,
+            description=tool.description,
+            func=func,
+            coroutine=coroutine,
+            return_direct=meta.get("return_direct") is True,
+        )
+        del native.__dict__["metadata"]  # a default of None until derived
+        native._standard = tool
+        native._get_context = context
+        return native
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _LAZY:
+            self._derive()
+            return self.__dict__[name]
+        return super().__getattr__(name)  # type: ignore[misc]
+
+    def _derive(self) -> None:
+        """Fill ``args_schema`` and ``metadata`` from the standard tool, once."""
+        fields = self.__dict__
+        tool = self._standard
+        if "args_schema" not in fields:
+            fields["args_schema"] = st.input_json_schema(tool)
+        if "metadata" not in fields:
+            extras = {
+                "title": getattr(tool, "title", None),
+                "output_schema": st.output_json_schema(tool),
+                "meta": dict(getattr(tool, "meta", None) or {}),
+            }
+            fields["metadata"] = {METADATA_KEY: extras}
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        self._derive()
+        return super().model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        self._derive()
+        return super().model_dump_json(**kwargs)
+
+    def model_copy(self, **kwargs: Any) -> Any:
+        self._derive()
+        return super().model_copy(**kwargs)
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self._derive()
+        return super().__getstate__()
+
+    def __eq__(self, other: object) -> bool:
+        self._derive()
+        if isinstance(other, StandardStructuredTool):
+            other._derive()
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def standard_tool(self) -> st.StandardTool:
+        """The standard tool this LangChain tool runs."""
+        tool: st.StandardTool = self._standard
+        return tool
+
+    @property
+    def tool_call_schema(self) -> dict[str, Any]:
+        """The input JSON Schema exactly as the standard tool declares it."""
+        schema: dict[str, Any] = self.args_schema  # type: ignore[assignment]
+        return schema
+
+    @property
+    def args(self) -> dict[str, Any]:
+        properties: dict[str, Any] = self.tool_call_schema.get("properties", {})
+        return properties
+
+    def run(self, tool_input: Any, *args: Any, **kwargs: Any) -> Any:
+        token = _TOOL_CALL_ID.set(kwargs.get("tool_call_id"))
+        try:
+            return super().run(tool_input, *args, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
+
+    async def arun(self, tool_input: Any, *args: Any, **kwargs: Any) -> Any:
+        token = _TOOL_CALL_ID.set(kwargs.get("tool_call_id"))
+        try:
+            return await super().arun(tool_input, *args, **kwargs)
+        finally:
+            _TOOL_CALL_ID.reset(token)
+
+    def _run(self, /, *args: Any, **kwargs: Any) -> Any:
+        context = (self._get_context or context_from_config)(var_child_runnable_config.get())
+        try:
+            result = st.call(self._standard, kwargs, context)
+        except (st.ToolValidationError, st.ToolExecutionError) as error:
+            _report(error)
+            raise
+        return _content_and_artifact(result)
+
+    async def _arun(self, /, *args: Any, **kwargs: Any) -> Any:
+        context = (self._get_context or context_from_config)(var_child_runnable_config.get())
+        try:
+            result = await st.acall(self._standard, kwargs, context)
+        except (st.ToolValidationError, st.ToolExecutionError) as error:
+            _report(error)
+            raise
+        return _content_and_artifact(result)
+
+
+def _report(error: Exception) -> None:
+    """For a model's tool call, raise a ``ToolException`` (an error ``ToolMessage``) instead."""
+    if _TOOL_CALL_ID.get() is None:
+        return
+    sink = ERROR_SINK.get()
+    if sink is not None:
+        sink.append(error)
+    raise ToolException(str(error)) from error
+
+
+def _content_and_artifact(result: Any) -> tuple[Any, Any]:
+    """Text for the model (JSON unless already a string) and the value itself.
+
+    A direct call (no tool call id) gets the value itself, as from a native tool.
+    """
+    if isinstance(result, str) or _TOOL_CALL_ID.get() is None:
+        return result, result
+    return json.dumps(st.jsonable(result), ensure_ascii=False), result
+
+
+def to_langchain(tool: Any, *, context: ContextGetter | None = None) -> BaseTool:
+    """A LangChain ``StructuredTool`` running ``tool`` (anything :func:`standard_tool.adopt` takes).
+
+    ``context`` builds the standard context from the ``RunnableConfig`` of each call; by
+    default it is ``config["configurable"]``.
+    """
+    return StandardStructuredTool.from_standard(st.adopt(tool), context)
+
+
+def to_langchain_tools(
+    tools: Iterable[Any], *, context: ContextGetter | None = None
+) -> list[BaseTool]:
+    """LangChain tools for several standard tools; two tools may not share a name."""
+    natives = [to_langchain(tool, context=context) for tool in tools]
+    seen: set[str] = set()
+    for native in natives:
+        if native.name in seen:
+            raise ToolNameError(f"two tools are named {native.name!r}")
+        seen.add(native.name)
+    return natives
