@@ -171,3 +171,24 @@ def test_acall_prefers_aexecute_of_a_dual_tool() -> None:
     assert call(Dual(), {}) == "sync"
     assert asyncio.run(acall(Dual(), {})) == "async"
     assert ran == ["sync", "async"]
+
+
+def test_blocked_loop_names_the_loop_a_sync_caller_blocks() -> None:
+    from standard_tool import background_loop, blocked_loop
+
+    seen = []
+
+    @tool
+    async def probe() -> None:
+        seen.append((blocked_loop(), asyncio.get_running_loop()))
+
+    call(probe, {})  # no loop in this thread: nothing is blocked
+
+    async def main() -> asyncio.AbstractEventLoop:
+        call(probe, {})  # this thread's loop is blocked while probe runs
+        await acall(probe, {})  # nothing is blocked
+        return asyncio.get_running_loop()
+
+    caller = asyncio.run(main())
+    assert [blocked for blocked, _ in seen] == [None, caller, None]
+    assert seen[0][1] is background_loop() and seen[1][1] is background_loop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from standard_tool._names import (
+from standard_tool.names import (
     GEMINI_NAMES,
     MCP_NAMES,
     OPENAI_NAMES,

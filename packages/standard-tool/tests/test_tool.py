@@ -284,3 +284,15 @@ def test_async_callable_object_as_execute() -> None:
     t = Tool(name="obj", description="d", input_schema={"type": "object"}, execute=Runner())
     assert inspect.iscoroutinefunction(t.execute)
     assert st.call(t, {"v": 1}) == 1
+
+
+def test_any_or_missing_return_declares_no_output_schema() -> None:
+    def untyped(a: int):  # type: ignore[no-untyped-def]
+        return a
+
+    def anything(a: int) -> Any:
+        return a
+
+    assert tool(untyped).output_schema is None and tool(anything).output_schema is None
+    assert output_json_schema(tool(anything)) is None
+    assert output_json_schema(tool(lambda a: None)) is None

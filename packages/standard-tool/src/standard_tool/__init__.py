@@ -1,6 +1,6 @@
 """Write a tool once, use it in every agent framework."""
 
-from ._call import acall, call, run_sync
+from ._call import acall, background_loop, blocked_loop, call, run_sync
 from ._formatted import with_formatted_output
 from ._json_schemas import input_json_schema, output_json_schema
 from ._protocols import JsonSchemaTarget, Result, StandardSchema, StandardTool, TargetInfo
@@ -36,6 +36,8 @@ __all__ = [
     "acall",
     "adopt",
     "as_schema",
+    "background_loop",
+    "blocked_loop",
     "call",
     "convert",
     "input_json_schema",

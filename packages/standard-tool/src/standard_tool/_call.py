@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import os
 import threading
@@ -14,7 +15,7 @@ from .exceptions import StandardToolError, ToolExecutionError
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["acall", "call", "run_sync"]
+__all__ = ["acall", "background_loop", "blocked_loop", "call", "run_sync"]
 
 T = TypeVar("T")
 
@@ -55,6 +56,25 @@ class _Portal:
 
 
 _portal = _Portal()
+_blocked: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "standard_tool_blocked_loop", default=None
+)
+
+
+def background_loop() -> asyncio.AbstractEventLoop:
+    """The shared event loop (on a daemon thread) where sync callers run coroutines."""
+    return _portal.loop()
+
+
+def blocked_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that a sync :func:`run_sync` caller is blocking, seen from the coroutine
+    it runs (``None`` elsewhere). Work that needs that loop would deadlock: refuse it."""
+    return _blocked.get()
+
+
+async def _blocking(coroutine: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop | None) -> T:
+    _blocked.set(loop)
+    return await coroutine
 
 
 def run_sync(awaitable: Awaitable[T]) -> T:
@@ -66,6 +86,11 @@ def run_sync(awaitable: Awaitable[T]) -> T:
     import asyncio
 
     coroutine = awaitable if inspect.iscoroutine(awaitable) else _await(awaitable)
+    try:
+        caller = asyncio.get_running_loop()
+    except RuntimeError:
+        caller = None
+    coroutine = _blocking(coroutine, caller)
     if _portal.is_current():  # called from a tool running on the portal itself
         return _run_in_new_thread(coroutine)
     future = asyncio.run_coroutine_threadsafe(coroutine, _portal.loop())

@@ -102,7 +102,7 @@ def inspect_function(
         **fields,
     )
     output = None
-    if "return" in hints:
+    if hints.get("return", Any) is not Any:  # no annotation, or Any: no declared output
         output = PydanticSchema(hints["return"], generator=_ToolJsonSchema)
     return FunctionSignature(
         name=name,
