@@ -1,0 +1,251 @@
+"""The few places where MCP SDK 1.x and 2.x differ, behind one set of functions."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import timedelta
+from importlib.metadata import version
+from typing import Any
+
+import mcp.types as types
+
+__all__ = [
+    "MAJOR",
+    "MCPError",
+    "call_tool",
+    "http_app",
+    "list_tools_page",
+    "make_server",
+    "memory_session",
+    "open_session",
+    "request_context",
+]
+
+MAJOR = int(version("mcp").split(".")[0])
+
+if MAJOR >= 2:
+    from mcp.shared.exceptions import MCPError
+else:
+    from mcp.shared.exceptions import McpError as MCPError
+
+ListHandler = Callable[[Any], Awaitable[list[types.Tool]]]
+CallHandler = Callable[
+    [Any, str, dict[str, Any], Mapping[str, Any] | None], Awaitable[types.CallToolResult]
+]
+
+
+def error(code: int, message: str) -> Exception:
+    """A JSON-RPC error the SDK sends as an error response."""
+    if MAJOR >= 2:
+        return MCPError(code=code, message=message)
+    return MCPError(types.ErrorData(code=code, message=message))
+
+
+def make_server(
+    name: str, list_tools: ListHandler, call_tool: CallHandler, version: str = ""
+) -> Any:
+    """A low-level server with raw-schema ``tools/list`` and ``tools/call`` handlers.
+
+    Handlers receive a request context with ``.meta``, ``.request`` and ``.protocol_version``.
+    """
+    from mcp.server.lowlevel import Server
+
+    if MAJOR >= 2:
+
+        async def on_list(ctx: Any, params: Any) -> types.ListToolsResult:
+            return types.ListToolsResult(tools=await list_tools(ctx))
+
+        async def on_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+            return await call_tool(ctx, params.name, params.arguments or {}, ctx.meta)
+
+        return Server(name, version=version, on_list_tools=on_list, on_call_tool=on_call)
+
+    server = Server(name, version=version or None)
+
+    async def list_handler(request: Any) -> types.ServerResult:
+        ctx = server.request_context
+        return types.ServerResult(types.ListToolsResult(tools=await list_tools(ctx)))
+
+    async def call_handler(request: types.CallToolRequest) -> types.ServerResult:
+        ctx = server.request_context
+        meta = request.params.meta.model_dump(exclude_none=True) if request.params.meta else None
+        result = await call_tool(ctx, request.params.name, request.params.arguments or {}, meta)
+        return types.ServerResult(result)
+
+    server.request_handlers[types.ListToolsRequest] = list_handler
+    server.request_handlers[types.CallToolRequest] = call_handler
+    return server
+
+
+def request_context(ctx: Any, meta: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The standard per-call ``context`` of one MCP request (see the README)."""
+    from mcp.server.auth.middleware.auth_context import get_access_token
+
+    return {
+        "meta": dict(meta or {}),
+        "auth": get_access_token(),
+        "request": getattr(ctx, "request", None),
+        "request_id": getattr(ctx, "request_id", None),
+        "session": getattr(ctx, "session", None),
+    }
+
+
+def _timeout(seconds: float | None) -> Any:
+    if seconds is None:
+        return None
+    return seconds if MAJOR >= 2 else timedelta(seconds=seconds)
+
+
+async def call_tool(
+    session: Any,
+    name: str,
+    arguments: dict[str, Any],
+    timeout: float | None,
+    meta: Mapping[str, Any] | None,
+) -> types.CallToolResult:
+    """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``."""
+    return await session.call_tool(
+        name, arguments, _timeout(timeout), meta=dict(meta) if meta else None
+    )
+
+
+async def list_tools_page(session: Any, cursor: str | None) -> types.ListToolsResult:
+    """One page of ``tools/list``."""
+    if MAJOR >= 2 and not hasattr(session, "send_request"):  # a 2.x ``Client``
+        return await session.list_tools(cursor=cursor)
+    params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+    return await session.list_tools(params=params)
+
+
+async def list_tools_raw(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
+    """One page of ``tools/list`` with each tool left as raw JSON (for lenient adoption)."""
+    params = {"cursor": cursor} if cursor else None
+    if MAJOR >= 2:  # the 2.x session validates the whole result before any result type sees it
+        raw_session = getattr(session, "session", session)
+        raw = await raw_session._dispatcher.send_raw_request("tools/list", params, {})
+        return list(raw.get("tools") or []), raw.get("nextCursor")
+    from pydantic import ConfigDict
+
+    class RawList(types.Result):
+        model_config = ConfigDict(extra="allow")
+        tools: list[Any] = []
+
+    request = types.ClientRequest(types.ListToolsRequest(method="tools/list", params=params))
+    result = await session.send_request(request, RawList)
+    return result.tools, (result.model_extra or {}).get("nextCursor")
+
+
+def remember_output_schema(session: Any, tool: types.Tool) -> None:
+    """Tell the SDK session a tool's output schema when its own listing failed to parse."""
+    schemas = getattr(getattr(session, "session", session), "_tool_output_schemas", None)
+    if isinstance(schemas, dict):
+        schemas[tool.name] = dump(tool).get("outputSchema")
+
+
+def dump(model: Any) -> dict[str, Any]:
+    """A protocol model in its wire (camelCase) form."""
+    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+@asynccontextmanager
+async def memory_session(server: Any, timeout: float | None = None) -> AsyncIterator[Any]:
+    """A client session connected in memory to an in-process server."""
+    if MAJOR >= 2:
+        from mcp import Client
+
+        async with Client(server, read_timeout_seconds=timeout) as client:
+            yield client
+        return
+    from mcp.shared.memory import create_connected_server_and_client_session
+
+    server = getattr(server, "_mcp_server", server)  # FastMCP -> its low-level server
+    async with create_connected_server_and_client_session(server, _timeout(timeout)) as session:
+        yield session
+
+
+@asynccontextmanager
+async def open_session(
+    transport: AbstractAsyncContextManager[Any], timeout: float | None
+) -> AsyncIterator[Any]:
+    """An initialized session over a client transport (stdio or streamable HTTP)."""
+    if MAJOR >= 2:
+        from mcp import Client
+
+        async with transport as streams:
+            async with Client(_Streams(streams), read_timeout_seconds=timeout) as client:
+                yield client
+        return
+    from mcp import ClientSession
+
+    async with transport as streams:
+        async with ClientSession(
+            streams[0], streams[1], read_timeout_seconds=_timeout(timeout)
+        ) as session:
+            await session.initialize()
+            yield session
+
+
+class _Streams:
+    """An already opened pair of streams, as a 2.x ``Transport``."""
+
+    def __init__(self, streams: Any) -> None:
+        self.streams = (streams[0], streams[1])
+
+    async def __aenter__(self) -> Any:
+        return self.streams
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+def http_client_transport(url: str, headers: Mapping[str, str] | None) -> Any:
+    """The streamable-HTTP client transport."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    client = create_mcp_http_client(headers=dict(headers or {}))
+    return _closing(streamable_http_client(url, http_client=client), client)
+
+
+@asynccontextmanager
+async def _closing(transport: Any, client: Any) -> AsyncIterator[Any]:
+    async with client, transport as streams:
+        yield streams
+
+
+def http_app(server: Any, host: str, path: str = "/mcp") -> Any:
+    """A Starlette app serving ``server`` over streamable HTTP at ``path``."""
+    if MAJOR >= 2:
+        return server.streamable_http_app(streamable_http_path=path, host=host)
+    from mcp.server.fastmcp.server import StreamableHTTPASGIApp
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from mcp.server.transport_security import TransportSecuritySettings
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    security = None
+    if host in ("127.0.0.1", "localhost", "::1"):
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+    manager = StreamableHTTPSessionManager(app=server, security_settings=security)
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    return Starlette(
+        routes=[Route(path, endpoint=StreamableHTTPASGIApp(manager))], lifespan=lifespan
+    )
+
+
+async def run_stdio(server: Any) -> None:
+    """Serve ``server`` over this process's stdin and stdout until the client leaves."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())

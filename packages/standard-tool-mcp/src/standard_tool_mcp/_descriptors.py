@@ -1,0 +1,152 @@
+"""Tool descriptors: a standard tool as an ``mcp.types.Tool`` and back, field by field."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from standard_tool import JsonSchema, StandardTool, as_schema, input_json_schema, jsonable
+from standard_tool.names import MCP_NAMES, sanitize_name
+from standard_tool.exceptions import UsageError
+
+from . import _compat
+
+__all__ = ["HINTS", "WRAPPED", "Fields", "fields_of", "to_mcp_tool"]
+
+HINTS: Mapping[str, str] = {
+    "read_only": "readOnlyHint",
+    "destructive": "destructiveHint",
+    "idempotent": "idempotentHint",
+    "open_world": "openWorldHint",
+}
+"""Standard meta keys and the ``ToolAnnotations`` hints they become."""
+WRAPPED = "x-standard-tool-wrapped"
+"""Marks an output schema wrapped as ``{"result": ...}`` because its root is not an object."""
+_RESERVED = frozenset({*HINTS, "mcp"})
+
+
+def _raw_schema(schema: Any, side: str) -> dict[str, Any] | None:
+    """A schema's JSON form; a raw JSON Schema dict is kept exactly as written."""
+    if isinstance(schema, JsonSchema) and isinstance(schema.schema, dict):
+        return copy.deepcopy(schema.schema)
+    converted = as_schema(schema)
+    return None if converted is None else converted.json_schema(side=side)  # type: ignore[arg-type]
+
+
+def wrap_output(schema: dict[str, Any]) -> dict[str, Any]:
+    """An object output schema: unchanged if its root is an object, else wrapped in ``result``."""
+    if schema.get("type") == "object":
+        return schema
+    inner = dict(schema)
+    defs = {key: inner.pop(key) for key in ("$defs", "definitions") if key in inner}
+    dialect = {"$schema": inner.pop("$schema")} if "$schema" in inner else {}
+    return {
+        **dialect,
+        "type": "object",
+        "properties": {"result": inner},
+        "required": ["result"],
+        **defs,
+        WRAPPED: True,
+    }
+
+
+def unwrap_output(schema: dict[str, Any]) -> dict[str, Any]:
+    """The inverse of :func:`wrap_output` for a schema that carries the marker."""
+    inner = dict(schema["properties"]["result"])
+    extras = {key: schema[key] for key in ("$schema", "$defs", "definitions") if key in schema}
+    return {**extras, **inner} if "$schema" in extras else {**inner, **extras}
+
+
+def to_mcp_tool(tool: StandardTool, *, name: str | None = None) -> Any:
+    """The MCP descriptor (``mcp.types.Tool``) of any standard tool.
+
+    Meta keys ``read_only``, ``destructive``, ``idempotent`` and ``open_world`` become
+    ``annotations`` hints; ``meta["mcp"]`` holds descriptor fields with no standard slot
+    (``icons``, extra ``annotations``, ``execution``...); the rest of meta becomes ``_meta``.
+    A non-object output schema is wrapped as ``{"result": ...}`` (see the README).
+    """
+    import mcp.types as types
+
+    meta = dict(getattr(tool, "meta", None) or {})
+    extra = dict(meta.pop("mcp", None) or {})
+    annotations = dict(extra.pop("annotations", None) or {})
+    for key, hint in HINTS.items():
+        if key in meta:
+            value = meta.pop(key)
+            if not isinstance(value, bool):
+                raise UsageError(f"tool {tool.name!r}: meta {key!r} must be a bool, not {value!r}")
+            annotations[hint] = value
+    wire: dict[str, Any] = {
+        "name": name or sanitize_name(tool.name, MCP_NAMES),
+        "description": tool.description,
+        "inputSchema": _raw_schema(getattr(tool, "input_schema", None), "input")
+        or input_json_schema(tool),
+    }
+    title = getattr(tool, "title", None)
+    if title is not None:
+        wire["title"] = title
+    output = _raw_schema(getattr(tool, "output_schema", None), "output")
+    if output is not None:
+        wire["outputSchema"] = wrap_output(output)
+    if annotations:
+        wire["annotations"] = annotations
+    extra_meta = {**dict(extra.pop("_meta", None) or {}), **jsonable(meta)}
+    if extra_meta:
+        wire["_meta"] = extra_meta
+    wire.update(extra)
+    return types.Tool.model_validate(wire)
+
+
+@dataclass(frozen=True)
+class Fields:
+    """A descriptor's content in standard terms."""
+
+    name: str
+    title: str | None
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    meta: dict[str, Any]
+    wrapped: bool
+
+
+def fields_of(descriptor: Any) -> Fields:
+    """What a descriptor (an ``mcp.types.Tool`` or its wire dict) says, in standard terms."""
+    wire = dict(descriptor) if isinstance(descriptor, Mapping) else _compat.dump(descriptor)
+    name = wire.pop("name")
+    title = wire.pop("title", None)
+    extra: dict[str, Any] = {}
+    if wire.get("description") is None:
+        extra["description"] = wire.pop("description", None)
+    description = wire.pop("description", None) or ""
+    input_schema = wire.pop("inputSchema")
+    if not isinstance(input_schema, dict):
+        raise UsageError(f"MCP tool {name!r}: inputSchema is not an object")
+    output = wire.pop("outputSchema", None)
+    wrapped = isinstance(output, dict) and output.get(WRAPPED) is True
+    meta: dict[str, Any] = {}
+    annotations = dict(wire.pop("annotations", None) or {})
+    for key, hint in HINTS.items():
+        if annotations.get(hint) is not None:
+            meta[key] = annotations.pop(hint)
+    if annotations:
+        extra["annotations"] = annotations
+    clashes = {}
+    for key, value in (wire.pop("_meta", None) or {}).items():
+        (clashes if key in _RESERVED else meta)[key] = value
+    if clashes:
+        extra["_meta"] = clashes
+    extra.update(wire)
+    if extra:
+        meta["mcp"] = extra
+    return Fields(
+        name=name,
+        title=title,
+        description=description,
+        input_schema=input_schema,
+        output_schema=unwrap_output(output) if wrapped else output,
+        meta=meta,
+        wrapped=wrapped,
+    )
