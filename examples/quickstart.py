@@ -1,16 +1,16 @@
-"""Convert the example tools to every installed target and call them."""
+"""Convert the example tools to every installed target, and call them there."""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from weather import TOOLS
-
-import standard_tool as st
+import standard_tool as st  # noqa: E402
+from weather import TOOLS  # noqa: E402
 
 CALLS = {
     "get_forecast": {"location": {"city": "Lyon"}, "day": "2026-12-02"},
@@ -19,16 +19,37 @@ CALLS = {
 }
 
 
+def through_langchain(example: st.StandardTool, arguments: dict[str, Any]) -> str:
+    """A model's tool call, run by LangChain's own runtime."""
+    native = st.convert(example, to="langchain")
+    message = native.invoke({"type": "tool_call", "name": native.name, "args": arguments, "id": "call-1"})
+    return f"ToolMessage(status={message.status!r}, content={message.content!r})"
+
+
+def through_mcp(example: st.StandardTool, arguments: dict[str, Any]) -> str:
+    """Served by an MCP server, called by an MCP client session in memory, adopted back."""
+    from standard_tool_mcp import connect, to_mcp_server
+
+    with connect(to_mcp_server([example], name="examples")) as tools:
+        return json.dumps(st.jsonable(st.call(tools[0], arguments)))
+
+
+RUNTIMES = {"langchain": through_langchain, "mcp": through_mcp}
+
+
 def main() -> None:
-    print("installed targets:", ", ".join(f"{t.name} ({t.distribution} {t.version})" for t in st.targets()))
+    installed = st.targets()
+    print("installed targets:", ", ".join(f"{t.name} ({t.distribution} {t.version})" for t in installed))
     for example in TOOLS:
+        arguments = CALLS[example.name]
         print(f"\n== {example.name}: {example.description.splitlines()[0]}")
         print("input schema:", json.dumps(st.input_json_schema(example)))
-        for target in st.targets():
+        print("call:", json.dumps(st.jsonable(st.call(example, arguments))))
+        for target in installed:
             converted = st.convert(example, to=target.name)
             print(f"  -> {target.name}: {type(converted).__module__}.{type(converted).__qualname__}")
-        result = st.call(example, CALLS[example.name])
-        print("call:", json.dumps(st.jsonable(result)))
+            if target.name in RUNTIMES:
+                print(f"     called there: {RUNTIMES[target.name](example, arguments)}")
         failed = st.call(st.with_formatted_output(example), {"unexpected": 1})
         print("bad input:", failed["error"].replace("\n", " | "))
 
