@@ -155,3 +155,23 @@ def test_every_hook_is_documented_and_tested() -> None:
         assert getattr(hookspecs, name).__doc__, f"{name} has no docstring"
         assert f"`{name}(" in readme, f"{name} is not in the README"
         assert f"def test_{name}(" in this_file, f"{name} has no test named after it"
+
+
+def test_lazy_exports_load_names_on_first_use(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "lazy_adapter_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from standard_tool.hookspecs import lazy_exports\n"
+        "__all__ = ['heavy_name']\n"
+        "__getattr__, __dir__ = lazy_exports(__name__, {'heavy_name': '._heavy'})\n"
+    )
+    (package / "_heavy.py").write_text("heavy_name = 'loaded'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    module = importlib.import_module("lazy_adapter_pkg")
+    assert "lazy_adapter_pkg._heavy" not in sys.modules
+    assert "heavy_name" in dir(module)
+    assert module.heavy_name == "loaded" and "lazy_adapter_pkg._heavy" in sys.modules
+    with pytest.raises(AttributeError, match="no attribute 'other'"):
+        module.other  # noqa: B018

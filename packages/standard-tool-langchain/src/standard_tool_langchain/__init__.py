@@ -6,9 +6,9 @@ and therefore this package) does not import LangChain.
 
 from __future__ import annotations
 
-from importlib import import_module as _import_module
 from typing import TYPE_CHECKING as _TYPE_CHECKING
-from typing import Any as _Any
+
+from standard_tool.hookspecs import lazy_exports as _lazy_exports
 
 if _TYPE_CHECKING:
     from ._adopt import LangChainTool, from_langchain, from_langchain_tools
@@ -35,14 +35,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> _Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_import_module(home, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = _lazy_exports(__name__, _HOMES)
