@@ -9,8 +9,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import standard_tool as st  # noqa: E402
 from weather import TOOLS  # noqa: E402
+
+import standard_tool as st  # noqa: E402
 
 CALLS = {
     "get_forecast": {"location": {"city": "Lyon"}, "day": "2026-12-02"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from standard_tool.exceptions import ToolNameError
 from standard_tool.names import (
     GEMINI_NAMES,
     MCP_NAMES,
@@ -12,7 +13,6 @@ from standard_tool.names import (
     check_name,
     sanitize_name,
 )
-from standard_tool.exceptions import ToolNameError
 
 
 def test_check_name() -> None:

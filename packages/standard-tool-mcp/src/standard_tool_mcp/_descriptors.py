@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from standard_tool import JsonSchema, StandardTool, as_schema, input_json_schema, jsonable
-from standard_tool.names import MCP_NAMES, sanitize_name
 from standard_tool.exceptions import UsageError
+from standard_tool.names import MCP_NAMES, sanitize_name
 
 from . import _compat
 

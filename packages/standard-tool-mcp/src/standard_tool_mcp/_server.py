@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from standard_tool import JsonSchema, StandardTool, Tool, acall, adopt, jsonable
-from standard_tool.names import MCP_NAMES, NameMap
 from standard_tool.exceptions import StandardToolError, ToolValidationError, UsageError
+from standard_tool.names import MCP_NAMES, NameMap
 
 from . import _compat
 from ._content import text_block, to_content
@@ -76,9 +76,7 @@ class _Served:
 def _error_result(error: StandardToolError) -> Any:
     import mcp.types as types
 
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=str(error))], isError=True
-    )
+    return types.CallToolResult(content=[text_block(str(error))], isError=True)
 
 
 def to_mcp_server(tools: Iterable[Any], name: str = "standard-tool", version: str = "") -> Any:
