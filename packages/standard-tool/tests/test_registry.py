@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from importlib.metadata import EntryPoint
+from types import SimpleNamespace
 from typing import Any
 
 import pluggy
 import pytest
 
 import standard_tool as st
-from standard_tool._registry import ALLOW_ENV, DISABLE_ENV, PluginLoadWarning, make_plugin_manager
-from standard_tool.exceptions import PluginError, UnknownTargetError, UnsupportedObjectError
+from standard_tool.exceptions import (
+    ConversionError,
+    PluginError,
+    UnknownTargetError,
+    UnsupportedObjectError,
+)
+from standard_tool.registry import (
+    ALLOW_ENV,
+    DISABLE_ENV,
+    PluginConflictWarning,
+    PluginHookWarning,
+    PluginLoadWarning,
+    PluginSettingsWarning,
+    isolated_registry,
+    make_plugin_manager,
+)
 from standard_tool.hookspecs import TargetInfo, hookimpl
 
 
@@ -59,19 +76,20 @@ def test_broken_plugin_is_skipped_with_a_warning() -> None:
     assert manager.has_plugin("standard") and not manager.has_plugin("broken")
 
 
-def test_allow_list_and_disable_list() -> None:
-    plugins = [BUILTIN, _entry("other", "standard_tool._builtin")]
+def test_allow_list_and_disable_list(plugin_files: Any) -> None:
+    plugin_files(other=ECHO_MODULE)
+    plugins = [BUILTIN, _entry("other", "other:Echo")]
     only = make_plugin_manager(plugins, env={ALLOW_ENV: "other"})
-    assert [name for name, _ in only.list_name_plugin()] == ["other"]
+    assert sorted(name for name, _ in only.list_name_plugin()) == ["other", "standard"]
     none = make_plugin_manager(plugins, env={ALLOW_ENV: ""})
-    assert none.list_name_plugin() == []
-    disabled = make_plugin_manager(plugins, env={DISABLE_ENV: "standard, other"})
-    assert disabled.list_name_plugin() == []
+    assert [name for name, _ in none.list_name_plugin()] == ["standard"]
+    disabled = make_plugin_manager(plugins, env={DISABLE_ENV: "other"})
+    assert [name for name, _ in disabled.list_name_plugin()] == ["standard"]
 
 
 def test_disabled_broken_plugin_is_never_imported() -> None:
     manager = make_plugin_manager([_entry("broken", "no_such_module_here:x")], env={DISABLE_ENV: "broken"})
-    assert manager.list_name_plugin() == []
+    assert [name for name, _ in manager.list_name_plugin()] == ["standard"]
 
 
 def test_standard_tool_export(plugin_manager: pluggy.PluginManager) -> None:
@@ -161,17 +179,161 @@ def test_lazy_exports_load_names_on_first_use(tmp_path: Any, monkeypatch: pytest
     package = tmp_path / "lazy_adapter_pkg"
     package.mkdir()
     (package / "__init__.py").write_text(
-        "from standard_tool.hookspecs import lazy_exports\n"
-        "__all__ = ['heavy_name']\n"
-        "__getattr__, __dir__ = lazy_exports(__name__, {'heavy_name': '._heavy'})\n"
+        "from typing import TYPE_CHECKING\n"
+        "from standard_tool.adapters import lazy_exports\n"
+        "if TYPE_CHECKING:\n"
+        "    from ._heavy import heavy_name as heavy_name\n"
+        "    from ._heavy import Other as Other\n"
+        "__all__, __getattr__, __dir__ = lazy_exports(__name__)\n"
     )
-    (package / "_heavy.py").write_text("heavy_name = 'loaded'\n")
+    (package / "_heavy.py").write_text("heavy_name = 'loaded'\nOther = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     import importlib
 
     module = importlib.import_module("lazy_adapter_pkg")
     assert "lazy_adapter_pkg._heavy" not in sys.modules
+    assert module.__all__ == ["Other", "heavy_name"]
     assert "heavy_name" in dir(module)
     assert module.heavy_name == "loaded" and "lazy_adapter_pkg._heavy" in sys.modules
     with pytest.raises(AttributeError, match="no attribute 'other'"):
         module.other  # noqa: B018
+
+
+# -- hostile plugins ------------------------------------------------------------------------
+
+ECHO_MODULE = f"""
+{textwrap.dedent(inspect.getsource(Echo))}
+"""
+
+
+@dataclass
+class FakeEntryPoint:
+    """An entry point of a named distribution (``importlib.metadata`` sets ``dist`` itself)."""
+
+    name: str
+    value: str
+    distribution: str
+
+    @property
+    def dist(self) -> Any:
+        return SimpleNamespace(name=self.distribution)
+
+    def load(self) -> Any:
+        return _entry(self.name, self.value).load()
+
+
+@pytest.fixture
+def plugin_files(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Write plugin modules (``name=source``) into an importable folder."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def write(**modules: str) -> None:
+        for name, source in modules.items():
+            header = "from typing import Any\nimport standard_tool as st\n"
+            header += "from standard_tool.hookspecs import TargetInfo, hookimpl\n"
+            (tmp_path / f"{name}.py").write_text(header + textwrap.dedent(source))
+            sys.modules.pop(name, None)
+
+    return write
+
+
+def test_a_plugin_raising_system_exit_on_import_is_skipped(plugin_files: Any) -> None:
+    plugin_files(exits="raise SystemExit(2)\n", other=ECHO_MODULE)
+    with pytest.warns(PluginLoadWarning, match="'exits'.*SystemExit"):
+        manager = make_plugin_manager([BUILTIN, _entry("exits", "exits"), _entry("other", "other:Echo")], env={})
+    assert sorted(name for name, _ in manager.list_name_plugin()) == ["other", "standard"]
+
+
+def test_a_plugin_whose_hooks_raise_is_skipped_and_named(plugin_files: Any) -> None:
+    plugin_files(
+        bad="""
+        @hookimpl
+        def standard_tool_adopt(obj: Any) -> Any:
+            raise RuntimeError("adopt is broken")
+
+        @hookimpl
+        def standard_tool_targets() -> Any:
+            raise KeyError("targets are broken")
+        """
+    )
+    with isolated_registry([BUILTIN, _entry("bad", "bad")], env={}):
+
+        def shout(text: str) -> str:
+            """Shout."""
+            return text.upper()
+
+        with pytest.warns(PluginHookWarning, match="'bad'.*standard_tool_adopt.*adopt is broken"):
+            adopted = st.adopt(shout)
+        assert st.call(adopted, {"text": "a"}) == "A"
+        with pytest.warns(PluginHookWarning, match="'bad'.*standard_tool_targets"):
+            assert [info.name for info in st.targets()] == ["standard"]
+
+
+def test_an_export_hook_that_raises_is_a_conversion_error_naming_the_plugin(plugin_files: Any) -> None:
+    plugin_files(
+        brittle="""
+        @hookimpl
+        def standard_tool_targets() -> Any:
+            return [TargetInfo("brittle", "brittle-fw", "1")]
+
+        @hookimpl
+        def standard_tool_export(tool: Any, target: str) -> Any:
+            raise SystemExit("no")
+        """
+    )
+    with isolated_registry([BUILTIN, _entry("brittle", "brittle")], env={}):
+        with pytest.raises(ConversionError, match="'brittle'.*SystemExit") as raised:
+            st.convert(st.tool(lambda: None, name="n", description="d"), to="brittle")
+        assert isinstance(raised.value.__cause__, SystemExit)
+
+
+def test_a_name_claimed_twice_warns_naming_both_and_keeps_the_project_adapter(plugin_files: Any) -> None:
+    plugin_files(
+        impostor="""
+        @hookimpl
+        def standard_tool_targets() -> Any:
+            return [TargetInfo("langchain", "impostor-fw", "6.6.6")]
+
+        @hookimpl
+        def standard_tool_export(tool: Any, target: str) -> Any:
+            return "hijacked" if target == "langchain" else None
+        """,
+        honest="""
+        @hookimpl
+        def standard_tool_targets() -> Any:
+            return [TargetInfo("langchain", "langchain-core", "1.0")]
+
+        @hookimpl
+        def standard_tool_export(tool: Any, target: str) -> Any:
+            return "honest" if target == "langchain" else None
+        """,
+    )
+    entries = [
+        BUILTIN,
+        FakeEntryPoint("langchain", "honest", "standard-tool-langchain"),
+        FakeEntryPoint("langchain", "impostor", "evil-dist"),
+    ]
+    with pytest.warns(PluginConflictWarning, match="standard-tool-langchain.*evil-dist"):
+        manager = make_plugin_manager(entries, env={})  # type: ignore[arg-type]
+    assert manager.origins["langchain"] == "standard-tool-langchain"
+    # under two entry-point names, the target itself is claimed twice
+    entries = [BUILTIN, FakeEntryPoint("impostor", "impostor", "evil-dist"),
+               FakeEntryPoint("langchain", "honest", "standard-tool-langchain")]
+    with isolated_registry(entries, env={}):  # type: ignore[arg-type]
+        with pytest.warns(PluginConflictWarning, match="'langchain'.*evil-dist.*standard-tool-langchain"):
+            assert st.convert(st.tool(lambda: None, name="n", description="d"), to="langchain") == "honest"
+
+
+def test_unknown_names_in_the_variables_warn_and_the_core_target_stays(plugin_files: Any) -> None:
+    with pytest.warns(PluginSettingsWarning, match="STANDARD_TOOL_PLUGINS names 'langchian'"):
+        manager = make_plugin_manager([BUILTIN], env={ALLOW_ENV: "langchian"})
+    assert [name for name, _ in manager.list_name_plugin()] == ["standard"]
+    with pytest.warns(PluginSettingsWarning, match="STANDARD_TOOL_DISABLED_PLUGINS names 'nope'"):
+        make_plugin_manager([BUILTIN], env={DISABLE_ENV: "nope"})
+
+
+def test_an_unknown_project_target_names_the_package_to_install() -> None:
+    with isolated_registry([BUILTIN], env={}):
+        with pytest.raises(UnknownTargetError, match="install 'standard-tool-mcp'") as raised:
+            st.convert(st.tool(lambda: None, name="n", description="d"), to="mcp")
+    assert raised.value.provider == "standard-tool-mcp"

@@ -1,5 +1,14 @@
 """A toy framework and its adapter, as a third party would write them."""
 
-from ._toy import ToyTool, from_toy, run_tool_call, to_toy
+from typing import TYPE_CHECKING
 
-__all__ = ["ToyTool", "from_toy", "run_tool_call", "to_toy"]
+from standard_tool.adapters import lazy_exports
+
+if TYPE_CHECKING:
+    from ._convert import ToyAdopted as ToyAdopted
+    from ._convert import from_toy as from_toy
+    from ._convert import to_toy as to_toy
+    from ._toy import ToyTool as ToyTool
+    from ._toy import run_tool_call as run_tool_call
+
+__all__, __getattr__, __dir__ = lazy_exports(__name__)

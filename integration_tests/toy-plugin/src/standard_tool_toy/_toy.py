@@ -1,4 +1,4 @@
-"""The toy framework: a tool is a name, a description, JSON parameters and a text runner."""
+"""The toy framework: a tool is a name, a description, JSON parameters and a runner."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import standard_tool as st
-from standard_tool.exceptions import UnsupportedObjectError
 
 
 @dataclass
@@ -29,35 +28,3 @@ def run_tool_call(tool: ToyTool, arguments_json: str, context: Any = None) -> tu
     except Exception as exc:  # the toy framework reports every failure as text
         return False, str(exc)
     return True, json.dumps(st.jsonable(result))
-
-
-def to_toy(tool: st.StandardTool) -> ToyTool:
-    """A toy tool that runs ``tool``."""
-    extras = {
-        "title": getattr(tool, "title", None),
-        "output_schema": st.output_json_schema(tool),
-        "meta": dict(getattr(tool, "meta", None) or {}),
-    }
-    return ToyTool(
-        name=tool.name,
-        description=tool.description,
-        parameters=st.input_json_schema(tool),
-        run=lambda arguments, context: st.call(tool, arguments, context),
-        extras={"standard_tool": extras},
-    )
-
-
-def from_toy(obj: Any) -> st.StandardTool:
-    """A standard tool that runs a toy tool."""
-    if not isinstance(obj, ToyTool):
-        raise UnsupportedObjectError(f"not a ToyTool: {type(obj).__name__}")
-    extras = obj.extras.get("standard_tool", {})
-    return st.Tool(
-        name=obj.name,
-        title=extras.get("title"),
-        description=obj.description,
-        input_schema=obj.parameters,
-        output_schema=extras.get("output_schema"),
-        meta=extras.get("meta"),
-        execute=lambda arguments, context: obj.run(arguments, context),
-    )

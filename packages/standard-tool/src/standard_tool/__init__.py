@@ -4,7 +4,7 @@ from ._call import acall, background_loop, blocked_loop, call, run_sync
 from ._formatted import with_formatted_output
 from ._json_schemas import input_json_schema, output_json_schema
 from ._protocols import JsonSchemaTarget, Result, StandardSchema, StandardTool, TargetInfo
-from ._registry import adopt, convert, targets
+from .registry import adopt, convert, targets
 from ._schema import JsonSchema, PydanticSchema, as_schema, jsonable
 from ._tool import Tool, tool
 from .exceptions import (

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
-from ._call import acall, call
 from ._protocols import StandardTool
-from .exceptions import ToolExecutionError, ToolValidationError
+from ._wrapper import WrapperTool
+from .exceptions import StandardToolError, ToolExecutionError, ToolValidationError
 
 __all__ = ["FormattedTool", "with_formatted_output"]
 
@@ -20,42 +19,23 @@ def default_format(error: ToolValidationError | ToolExecutionError) -> dict[str,
     return {"error": str(error)}
 
 
-class FormattedTool:
+class FormattedTool(WrapperTool):
     """A tool whose validation and execution failures come back as values."""
 
-    __slots__ = ("execute", "format", "tool")
-
     def __init__(self, tool: StandardTool, format: ErrorFormat) -> None:
-        self.tool = tool
+        super().__init__(tool)
         self.format = format
-        self.execute = (
-            self._execute_async if inspect.iscoroutinefunction(tool.execute) else self._execute_sync
-        )
-
-    name = property(lambda self: self.tool.name)
-    title = property(lambda self: getattr(self.tool, "title", None))
-    description = property(lambda self: self.tool.description)
-    input_schema = property(lambda self: getattr(self.tool, "input_schema", None))
-    output_schema = property(lambda self: getattr(self.tool, "output_schema", None))
 
     @property
-    def meta(self) -> Mapping[str, Any]:
-        return getattr(self.tool, "meta", None) or {}
+    def tool(self) -> StandardTool:
+        """The wrapped tool."""
+        tool: StandardTool = self.wrapped
+        return tool
 
-    def _execute_sync(self, input: Any, context: Any = None) -> Any:
-        try:
-            return call(self.tool, input, context)
-        except (ToolValidationError, ToolExecutionError) as error:
+    def handle(self, error: StandardToolError) -> Any:
+        if isinstance(error, (ToolValidationError, ToolExecutionError)):
             return self.format(error)
-
-    async def _execute_async(self, input: Any, context: Any = None) -> Any:
-        try:
-            return await acall(self.tool, input, context)
-        except (ToolValidationError, ToolExecutionError) as error:
-            return self.format(error)
-
-    def __repr__(self) -> str:
-        return f"FormattedTool({self.tool!r})"
+        raise error
 
 
 def with_formatted_output(tool: StandardTool, format: ErrorFormat | None = None) -> FormattedTool:

@@ -84,6 +84,9 @@ class JsonSchema:
     def __repr__(self) -> str:
         return f"JsonSchema({self.schema!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:  # the compiled validator is rebuilt on use
+        return (_json_schema, (self.schema, self.resources))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, JsonSchema) and other.schema == self.schema
 
@@ -167,6 +170,9 @@ class PydanticSchema:
     def __repr__(self) -> str:
         return f"PydanticSchema({self.type!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_pydantic_schema, (self.type, self._generator))
+
     @property
     def validator(self) -> Any:
         """The pydantic-core ``SchemaValidator``."""
@@ -207,6 +213,14 @@ class PydanticSchema:
         if self._adapter is None:
             return self.type.model_json_schema(mode=mode, schema_generator=generator)
         return self._adapter.json_schema(mode=mode, schema_generator=generator)
+
+
+def _json_schema(schema: Any, resources: Mapping[str, Any]) -> JsonSchema:
+    return JsonSchema(schema, resources=resources)
+
+
+def _pydantic_schema(type_: Any, generator: type | None) -> PydanticSchema:
+    return PydanticSchema(type_, generator=generator)
 
 
 def _is_model_class(obj: Any, base: type) -> bool:

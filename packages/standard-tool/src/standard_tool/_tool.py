@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import inspect
 import sys
 from collections.abc import Callable, Mapping
@@ -72,6 +73,7 @@ class Tool:
     __slots__ = (
         "_check_input",
         "_check_output",
+        "_signature",
         "_takes_context",
         "_to_arguments",
         "description",
@@ -108,6 +110,7 @@ class Tool:
             takes_context=_takes_context(execute),
             to_arguments=None,
         )
+        self._signature = False
 
     def _setup(
         self,
@@ -179,6 +182,7 @@ class Tool:
             takes_context=signature.takes_context,
             to_arguments=_arguments_builder(signature.positional, signature.renamed),
         )
+        self._signature = True
         return self
 
     def _arguments(self, input: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
@@ -206,6 +210,53 @@ class Tool:
 
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r}, description={self.description[:60]!r})"
+
+    def __copy__(self) -> Tool:
+        return self  # a tool does not change once made
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tool:
+        """A tool with its own copy of ``meta``, sharing the function and the schemas."""
+        clone = Tool.__new__(type(self))
+        for slot in Tool.__slots__:
+            object.__setattr__(clone, slot, getattr(self, slot))
+        clone.meta = _NO_META if not self.meta else MappingProxyType(copy.deepcopy(dict(self.meta), memo))
+        clone.execute = getattr(clone, self.execute.__name__)  # bound to the clone
+        return clone
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by reference where a module holds it (``@tool`` at module level), else by
+        its fields; either way only where its function pickles."""
+        module, qualname = getattr(self.function, "__module__", None), getattr(self.function, "__qualname__", "")
+        if module and _lookup(module, qualname) is self:
+            return (_lookup, (module, qualname))
+        fields = {"name": self.name, "title": self.title, "description": self.description}
+        meta = dict(self.meta) or None
+        if self._signature:
+            return (_from_function, (self.function, fields, meta))
+        return (_from_fields, (self.function, fields, meta, self.input_schema, self.output_schema))
+
+
+def _lookup(module: str, qualname: str) -> Any:
+    """The object a module holds under a dotted ``qualname`` (``None`` if there is none)."""
+    import importlib
+
+    try:
+        value: Any = importlib.import_module(module)
+    except ImportError:
+        return None
+    for part in qualname.split("."):
+        value = getattr(value, part, None)
+    return value
+
+
+def _from_function(function: Callable[..., Any], fields: dict[str, Any], meta: Any) -> Tool:
+    return Tool.from_function(function, meta=meta, **fields)
+
+
+def _from_fields(
+    function: Callable[..., Any], fields: dict[str, Any], meta: Any, input: Any, output: Any
+) -> Tool:
+    return Tool(execute=function, input_schema=input, output_schema=output, meta=meta, **fields)
 
 
 def _takes_context(function: Callable[..., Any]) -> bool:

@@ -5,6 +5,7 @@ The hierarchy::
     StandardToolError                  base of everything raised here
     ├── ToolValidationError            a value does not match a tool's input or output schema
     ├── ToolExecutionError             a tool ran and failed (the cause is chained)
+    ├── ServerError                    a tool server failed outside any one tool call
     ├── ConversionError                a tool cannot be converted to or from a target
     │   ├── UnsupportedObjectError     no installed adapter owns the object
     │   └── SchemaNotExpressibleError  the target dialect cannot express a schema keyword
@@ -15,20 +16,21 @@ The hierarchy::
 
 Errors raised while serving a model (validation and execution errors) carry the tool's
 name; their ``str()`` is meant for the model and never contains a traceback or the per-call
-context.
+context. Every error pickles (multiprocessing, logging handlers) and keeps its attributes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "ConversionError",
     "Issue",
     "PluginError",
     "SchemaNotExpressibleError",
+    "ServerError",
     "StandardToolError",
     "ToolExecutionError",
     "ToolNameError",
@@ -95,23 +97,44 @@ class ToolValidationError(StandardToolError, ValueError):
         """The locations that failed, in order, without repeats."""
         return tuple(dict.fromkeys(issue.location for issue in self.issues))
 
-    def __reduce__(self):  # keep pickling (multiprocessing, logging) working
+    def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.tool, self.target, self.issues))
 
 
 class ToolExecutionError(StandardToolError):
     """A tool ran and raised; the original exception is ``__cause__``.
 
-    Its message names the tool and the original error's type and message, nothing more.
+    Attributes:
+        tool: the tool's name.
+        message: what failed, without the ``Tool 'x' failed:`` prefix (the original error's
+            type and message, nothing more).
     """
 
     def __init__(self, tool: str, message: str) -> None:
         self.tool = tool
+        self.message = message
         super().__init__(f"Tool {tool!r} failed: {message}")
 
-    def __reduce__(self):
-        text = str(self).removeprefix(f"Tool {self.tool!r} failed: ")
-        return (type(self), (self.tool, text))
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.tool, self.message))
+
+
+class ServerError(StandardToolError):
+    """A tool server (an MCP server, say) failed or did not answer outside any one tool call.
+
+    Attributes:
+        server: what names the server (a command, a URL, or an operation such as
+            ``tools/list``).
+        message: what failed.
+    """
+
+    def __init__(self, server: str, message: str) -> None:
+        self.server = server
+        self.message = message
+        super().__init__(f"{server}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.server, self.message))
 
 
 class ConversionError(StandardToolError):
@@ -135,10 +158,12 @@ class SchemaNotExpressibleError(ConversionError):
         self.target = target
         self.keyword = keyword
         self.pointer = pointer or "/"
+        self.reason = reason
         detail = f": {reason}" if reason else ""
-        super().__init__(
-            f"{target} cannot express {keyword!r} at {self.pointer}{detail}"
-        )
+        super().__init__(f"{target} cannot express {keyword!r} at {self.pointer}{detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.target, self.keyword, self.pointer, self.reason))
 
 
 class PluginError(StandardToolError):
@@ -148,11 +173,17 @@ class PluginError(StandardToolError):
 class UnknownTargetError(PluginError, LookupError):
     """No installed adapter exports to the requested target."""
 
-    def __init__(self, target: str, installed: Sequence[str]) -> None:
+    def __init__(self, target: str, installed: Sequence[str], provider: str | None = None) -> None:
         self.target = target
         self.installed = tuple(installed)
+        self.provider = provider
+        """The distribution that provides ``target``, when it is a known one."""
         listing = ", ".join(repr(name) for name in self.installed) or "none"
-        super().__init__(f"Unknown target {target!r}; installed targets: {listing}")
+        hint = f" (install {provider!r} to add it)" if provider else ""
+        super().__init__(f"Unknown target {target!r}{hint}; installed targets: {listing}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.target, self.installed, self.provider))
 
 
 class UsageError(StandardToolError, TypeError):

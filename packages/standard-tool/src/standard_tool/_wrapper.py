@@ -1,0 +1,164 @@
+"""One base for tools built around another object: adopted framework tools and wrappers."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import Any, Literal, NoReturn
+
+from ._call import acall, call
+from ._protocols import StandardSchema
+from ._schema import as_schema
+from .exceptions import StandardToolError, ToolValidationError
+
+__all__ = ["WrapperTool"]
+
+_NO_META: Mapping[str, Any] = {}
+
+
+class WrapperTool:
+    """A standard tool around another object: every member delegates, a subclass overrides
+    only what differs (the shape of pydantic-ai's ``WrapperToolset``).
+
+    As is, it wraps a standard tool and behaves exactly like it. An adapter's adopted tool
+    wraps its framework's own tool object and overrides what its framework does differently:
+
+    - the fields (``name``, ``title``, ``description``, ``input_schema``, ``output_schema``,
+      ``meta``), which read the same attributes of :attr:`wrapped` by default;
+    - :meth:`run` / :meth:`arun`, how the wrapped object is called, and :attr:`is_async` /
+      :attr:`has_async`, which of them ``execute`` and ``aexecute`` use;
+    - :meth:`translate`, the framework's own errors as the project's;
+    - :attr:`validate_input` / :attr:`validate_output`, whether the schemas are checked here
+      around the call (for frameworks that do not check them themselves);
+    - :meth:`handle`, what a failure becomes (raised by default).
+    """
+
+    validate_input: bool = False
+    """Check the input against ``input_schema`` before :meth:`run`."""
+    validate_output: bool = False
+    """Check the result against ``output_schema`` after :meth:`run`."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
+
+    # -- the definition ------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        name: str = self.wrapped.name
+        return name
+
+    @property
+    def title(self) -> str | None:
+        return getattr(self.wrapped, "title", None)
+
+    @property
+    def description(self) -> str:
+        description: str = self.wrapped.description
+        return description
+
+    @property
+    def input_schema(self) -> Any:
+        return getattr(self.wrapped, "input_schema", None)
+
+    @property
+    def output_schema(self) -> Any:
+        return getattr(self.wrapped, "output_schema", None)
+
+    @property
+    def meta(self) -> Mapping[str, Any]:
+        return getattr(self.wrapped, "meta", None) or _NO_META
+
+    # -- how it runs ---------------------------------------------------------------------
+
+    @property
+    def is_async(self) -> bool:
+        """Whether ``execute`` is async (it runs :meth:`arun`; else :meth:`run`)."""
+        return inspect.iscoroutinefunction(getattr(self.wrapped, "execute", None))
+
+    @property
+    def has_async(self) -> bool:
+        """Whether :meth:`arun` is a native async path that ``acall`` should prefer."""
+        return self.is_async or inspect.iscoroutinefunction(getattr(self.wrapped, "aexecute", None))
+
+    def run(self, input: Any, context: Any) -> Any:
+        """Run the wrapped object from sync code with a validated input."""
+        return call(self.wrapped, input, context)
+
+    async def arun(self, input: Any, context: Any) -> Any:
+        """Run the wrapped object from async code with a validated input."""
+        return await acall(self.wrapped, input, context)
+
+    def translate(self, exc: Exception) -> Exception:
+        """The project's error for a framework's own exception (``exc`` itself: no change)."""
+        return exc
+
+    def handle(self, error: StandardToolError) -> Any:
+        """What a failure becomes: raised, by default."""
+        raise error
+
+    # -- the standard tool's execute -----------------------------------------------------
+
+    @property
+    def execute(self) -> Any:
+        return self._execute_async if self.is_async else self._execute_sync
+
+    @property
+    def aexecute(self) -> Any:
+        return self._execute_async if self.has_async else None
+
+    def _execute_sync(self, input: Any, context: Any = None) -> Any:
+        try:
+            value = self._check("input", input)
+            try:
+                result = self.run(value, context)
+            except StandardToolError:
+                raise
+            except Exception as exc:
+                self._raise_translated(exc)
+            return self._check("output", result)
+        except StandardToolError as error:
+            return self.handle(error)
+
+    async def _execute_async(self, input: Any, context: Any = None) -> Any:
+        try:
+            value = self._check("input", input)
+            try:
+                result = await self.arun(value, context)
+            except StandardToolError:
+                raise
+            except Exception as exc:
+                self._raise_translated(exc)
+            return self._check("output", result)
+        except StandardToolError as error:
+            return self.handle(error)
+
+    def _raise_translated(self, exc: Exception) -> NoReturn:
+        error = self.translate(exc)
+        if error is exc:
+            raise exc
+        raise error from exc
+
+    def _check(self, side: Literal["input", "output"], value: Any) -> Any:
+        if not (self.validate_input if side == "input" else self.validate_output):
+            return value
+        schema = self._schema(side)
+        if schema is None:
+            return value
+        result = schema.validate(value)
+        if result.issues is not None:
+            raise ToolValidationError(self.name, side, result.issues)
+        return value  # checked, not transformed: the wrapped object parses its own input
+
+    def _schema(self, side: Literal["input", "output"]) -> StandardSchema | None:
+        """The field's schema as a StandardSchema, remade only when the field changes."""
+        declared = self.input_schema if side == "input" else self.output_schema
+        cache = self.__dict__.setdefault("_schemas", {})
+        held = cache.get(side)
+        if held is None or held[0] is not declared:
+            held = cache[side] = (declared, as_schema(declared))
+        schema: StandardSchema | None = held[1]
+        return schema
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.wrapped!r})"

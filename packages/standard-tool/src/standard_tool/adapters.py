@@ -1,0 +1,42 @@
+"""The adapter kit: everything an adapter shares, so an adapter is only what is specific to
+its framework.
+
+- :class:`Adapter` declares an adapter's plugin (its three hooks) once.
+- :func:`lazy_exports` gives an adapter package ``__all__`` and names loaded on first use.
+- :class:`WrapperTool` is the base of adopted framework tools and of tool wrappers.
+- :func:`pack_metadata` / :func:`unpack_metadata` carry what a framework has no slot for
+  under :data:`METADATA_KEY`.
+- :func:`export_tools` exports one tool or a list under a target's name rule.
+- :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues.
+
+The conventions every adapter follows (the core README has them with an example):
+``to_x(tool)`` takes anything :func:`standard_tool.adopt` takes and returns the framework's
+object under a name the target accepts; ``to_x_tools(tools)`` takes one tool or several and
+refuses colliding names; ``from_x(obj)`` refuses foreign objects with
+``UnsupportedObjectError``.
+"""
+
+from ._metadata import (
+    METADATA_KEY,
+    Stored,
+    as_tools,
+    export_tools,
+    pack_metadata,
+    unpack_metadata,
+)
+from ._plugin import Adapter, lazy_exports
+from ._schema import issues_from_pydantic
+from ._wrapper import WrapperTool
+
+__all__ = [
+    "METADATA_KEY",
+    "Adapter",
+    "Stored",
+    "WrapperTool",
+    "as_tools",
+    "export_tools",
+    "issues_from_pydantic",
+    "lazy_exports",
+    "pack_metadata",
+    "unpack_metadata",
+]

@@ -1,0 +1,60 @@
+"""The adapter contract as tests, for every adapter's test suite to subclass.
+
+- :class:`ExportContract`: standard tools converted to the target (every target).
+- :class:`AdoptContract`: the framework's objects adopted as standard tools.
+- :class:`AdapterContract`: both, and the round trips between them.
+- :class:`PackageContract`: the adapter package's public names and cheap discovery.
+- :func:`clean_registry`: a pytest fixture with a fresh plugin registry for one test.
+
+Subclass in a test module, set the class attributes, and implement the few methods that
+reach the framework's own runtime::
+
+    class TestToyContract(AdapterContract):
+        target = "toy"
+        distribution = "standard-tool-toy"
+
+        def native_schema(self, native): ...
+        def call_native(self, native, arguments, context): ...
+
+pytest collects the ``test_*`` methods. The repository README lists what the contract
+asks; ``integration_tests/test_toy_contract.py`` is a complete third-party example.
+Install ``standard-tool[testing]`` for pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ..registry import PluginManager, isolated_registry
+from ._contract import (
+    AdapterContract,
+    AdoptContract,
+    ExportContract,
+    NativeOutcome,
+    outcome_from_json_text,
+)
+from ._package import PackageContract
+from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, sample_tools
+
+__all__ = [
+    "INVALID_CALLS",
+    "SECRET",
+    "VALID_CALLS",
+    "AdapterContract",
+    "AdoptContract",
+    "ExportContract",
+    "NativeOutcome",
+    "PackageContract",
+    "clean_registry",
+    "outcome_from_json_text",
+    "sample_tools",
+]
+
+
+@pytest.fixture
+def clean_registry() -> Iterator[PluginManager]:
+    """A fresh plugin manager from the installed entry points, for one test only."""
+    with isolated_registry() as manager:
+        yield manager

@@ -1,0 +1,255 @@
+"""The adapter contract as tests: an export part, an adopt part, and both together."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import pytest
+
+from .._call import acall, call
+from .._json_schemas import input_json_schema, output_json_schema
+from .._protocols import StandardTool
+from .._schema import jsonable
+from .._tool import tool
+from ..exceptions import (
+    ToolExecutionError,
+    ToolValidationError,
+    UnknownTargetError,
+    UnsupportedObjectError,
+)
+from ..names import NameRule
+from ..registry import adopt, convert, get_plugin_manager, targets
+from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, _add, sample_tools
+
+__all__ = [
+    "AdapterContract",
+    "AdoptContract",
+    "ExportContract",
+    "NativeOutcome",
+    "outcome_from_json_text",
+]
+
+RENAMED = "add numbers.v2"
+"""A tool name with a space and a dot: no provider accepts it as it is."""
+
+
+@dataclass(frozen=True)
+class NativeOutcome:
+    """What the framework's runtime hands the model for one call."""
+
+    value: Any = None
+    """The result, as JSON data (``None`` on error)."""
+    error: str | None = None
+    """The error text the model sees, or ``None`` on success."""
+
+
+def outcome_from_json_text(text: str, is_error: bool) -> NativeOutcome:
+    """A :class:`NativeOutcome` from a framework's text result (JSON if it parses)."""
+    if is_error:
+        return NativeOutcome(error=text)
+    try:
+        return NativeOutcome(value=json.loads(text))
+    except (TypeError, ValueError):
+        return NativeOutcome(value=text)
+
+
+def _no_leak(text: str) -> None:
+    assert "Traceback (most recent call last)" not in text, text
+    assert SECRET not in text, text
+
+
+class _Target:
+    target: ClassVar[str]
+    """The adapter's target name."""
+    distribution: ClassVar[str]
+    """The framework's distribution name, as ``targets()`` reports it."""
+
+    def context(self) -> dict[str, Any]:
+        """A per-call context; it holds :data:`SECRET`."""
+        return {"token": SECRET}
+
+    def to_native(self, tool: StandardTool) -> Any:
+        """The framework's object for ``tool`` (default: ``convert(tool, to=target)``)."""
+        return convert(tool, to=self.target)
+
+    def test_target_is_registered(self) -> None:
+        info = {t.name: t for t in targets()}
+        assert self.target in info, f"{self.target!r} not in {sorted(info)}"
+        assert info[self.target].distribution == self.distribution
+        assert info[self.target].version
+
+
+class ExportContract(_Target):
+    """What every target promises for standard tools converted to it.
+
+    Implement :meth:`native_schema` and :meth:`call_native`; set :attr:`name_rule` when the
+    target restricts names. ``call_native`` must go through the framework's own runtime (an
+    agent, a tool node, a client session) and return what reaches the model.
+    """
+
+    name_rule: ClassVar[NameRule | None] = None
+    """The names the target accepts, when it restricts them."""
+
+    def native_schema(self, native: Any) -> dict[str, Any]:
+        """The input JSON Schema the framework shows a model for ``native``."""
+        raise NotImplementedError
+
+    def call_native(
+        self, native: Any, arguments: Mapping[str, Any], context: Mapping[str, Any]
+    ) -> NativeOutcome:
+        """Run ``native`` through the framework's runtime as a model's tool call would."""
+        raise NotImplementedError
+
+    def native_name(self, native: Any) -> str:
+        """The tool name the framework shows a model for ``native``."""
+        name: str = native.name
+        return name
+
+    def deep_copy(self, native: Any) -> Any:
+        """``copy.deepcopy`` of an exported object, as frameworks do with their tools."""
+        return copy.deepcopy(native)
+
+    @pytest.mark.parametrize("name", ["add", "greet", "search", "whoami"])
+    def test_model_sees_the_input_schema(self, name: str) -> None:
+        original = sample_tools()[name]
+        assert self.native_schema(self.to_native(original)) == input_json_schema(original)
+
+    @pytest.mark.parametrize("name", sorted(VALID_CALLS))
+    def test_native_runtime_returns_the_result(self, name: str) -> None:
+        arguments, expected = VALID_CALLS[name]
+        outcome = self.call_native(self.to_native(sample_tools()[name]), arguments, self.context())
+        assert outcome.error is None, outcome.error
+        assert outcome.value == expected
+
+    @pytest.mark.parametrize("name", sorted(INVALID_CALLS))
+    def test_native_runtime_reports_invalid_input(self, name: str) -> None:
+        arguments, field = INVALID_CALLS[name]
+        outcome = self.call_native(self.to_native(sample_tools()[name]), arguments, self.context())
+        assert outcome.error is not None, f"accepted {arguments!r}: {outcome.value!r}"
+        assert name in outcome.error and field in outcome.error, outcome.error
+        _no_leak(outcome.error)
+
+    def test_native_runtime_rejects_extra_fields(self) -> None:
+        arguments = {"query": "lamp", "unexpected": 1}
+        outcome = self.call_native(self.to_native(sample_tools()["search"]), arguments, self.context())
+        assert outcome.error is not None and "unexpected" in outcome.error, outcome
+
+    def test_native_runtime_reports_tool_failure(self) -> None:
+        outcome = self.call_native(
+            self.to_native(sample_tools()["explode"]), {"reason": "on purpose"}, self.context()
+        )
+        assert outcome.error is not None
+        assert "exploded: on purpose" in outcome.error and "explode" in outcome.error
+        _no_leak(outcome.error)
+
+    def test_exported_tool_deep_copies(self) -> None:
+        arguments, expected = VALID_CALLS["greet"]
+        copied = self.deep_copy(self.to_native(sample_tools()["greet"]))
+        outcome = self.call_native(copied, arguments, self.context())
+        assert (outcome.error, outcome.value) == (None, expected)
+
+    def test_a_name_the_target_refuses_is_made_valid(self) -> None:
+        native = self.to_native(tool(_add, name=RENAMED))
+        name = self.native_name(native)
+        if self.name_rule is not None:
+            assert name != RENAMED and self.name_rule.accepts(name), name
+        assert self.call_native(native, {"a": 1}, self.context()).value == 2
+
+    def test_unknown_target_lists_installed(self) -> None:
+        with pytest.raises(UnknownTargetError) as raised:
+            convert(sample_tools()["add"], to="no-such-target")
+        assert self.target in raised.value.installed
+
+
+class AdoptContract(_Target):
+    """What every adapter promises for framework objects adopted as standard tools.
+
+    :meth:`native` makes the framework's object for a sample tool (default: by exporting
+    it); implement :meth:`foreign_object` when ``object()`` is not a good foreign object.
+    """
+
+    def native(self, name: str) -> Any:
+        """The framework's own object for the sample tool ``name``."""
+        return self.to_native(sample_tools()[name])
+
+    def from_native(self, native: Any) -> StandardTool:
+        """``native`` as a standard tool (default: ``adopt(native)``)."""
+        return adopt(native)
+
+    def foreign_object(self) -> Any:
+        """An object of some other kind that this adapter must refuse."""
+        return object()
+
+    @pytest.mark.parametrize("name", sorted(VALID_CALLS))
+    def test_adopted_tool_calls_sync_and_async(self, name: str) -> None:
+        arguments, expected = VALID_CALLS[name]
+        back = self.from_native(self.native(name))
+        assert jsonable(call(back, arguments, self.context())) == expected
+
+        async def inside_a_loop() -> tuple[Any, Any]:
+            # sync call() inside a running loop, then acall()
+            return call(back, arguments, self.context()), await acall(back, arguments, self.context())
+
+        from_sync, from_async = asyncio.run(inside_a_loop())
+        assert jsonable(from_sync) == expected and jsonable(from_async) == expected
+
+    @pytest.mark.parametrize("name", sorted(INVALID_CALLS))
+    def test_adopted_tool_raises_typed_validation_error(self, name: str) -> None:
+        arguments, field = INVALID_CALLS[name]
+        back = self.from_native(self.native(name))
+        with pytest.raises(ToolValidationError) as raised:
+            call(back, arguments, self.context())
+        assert raised.value.tool == name and raised.value.target == "input"
+        assert any(field in location for location in raised.value.fields), raised.value
+
+    def test_adopted_tool_raises_typed_execution_error(self) -> None:
+        back = self.from_native(self.native("explode"))
+        with pytest.raises(ToolExecutionError) as raised:
+            call(back, {"reason": "on purpose"}, self.context())
+        assert raised.value.tool == "explode" and "exploded: on purpose" in raised.value.message
+        assert str(raised.value) == f"Tool 'explode' failed: {raised.value.message}"
+        _no_leak(str(raised.value))
+
+    def test_adopted_tool_deep_copies(self) -> None:
+        arguments, expected = VALID_CALLS["add"]
+        back = copy.deepcopy(self.from_native(self.native("add")))
+        assert jsonable(call(back, arguments, self.context())) == expected
+
+    def test_foreign_object_is_refused(self) -> None:
+        foreign = self.foreign_object()
+        hook = get_plugin_manager().hook.standard_tool_adopt
+        impls = [i for i in hook.get_hookimpls() if i.plugin_name == self.target]
+        assert impls, f"no adopt hook registered under {self.target!r}"
+        assert all(impl.function(obj=foreign) is None for impl in impls)
+        with pytest.raises(UnsupportedObjectError):
+            adopt(foreign)
+
+
+class AdapterContract(ExportContract, AdoptContract):
+    """Both directions, and the round trips between them."""
+
+    round_trip_fields: ClassVar[tuple[str, ...]] = ("name", "title", "description", "meta")
+    """Fields ``from_x(to_x(tool))`` must keep (adapters keep all of them unless a target
+    cannot carry one, which the subclass then documents by overriding this)."""
+
+    @pytest.mark.parametrize("name", ["add", "greet", "search", "explode", "whoami"])
+    def test_round_trip_keeps_the_definition(self, name: str) -> None:
+        original = sample_tools()[name]
+        back = self.from_native(self.to_native(original))
+        for field in self.round_trip_fields:
+            want, got = getattr(original, field, None), getattr(back, field, None)
+            if field == "meta":
+                want, got = dict(want or {}), dict(got or {})
+            assert got == want, f"{field}: {got!r} != {want!r}"
+        assert input_json_schema(back) == input_json_schema(original)
+        assert output_json_schema(back) == output_json_schema(original)
+
+    def test_round_trip_restores_a_renamed_tool(self) -> None:
+        back = self.from_native(self.to_native(tool(_add, name=RENAMED)))
+        assert back.name == RENAMED
+        assert call(back, {"a": 1}, self.context()) == 2
