@@ -29,7 +29,7 @@ from standard_tool_langchain import (
     from_langchain_tools,
     to_langchain,
 )
-from standard_tool_langchain._hooks import standard_tool_adopt
+from standard_tool_langchain._plugin import adapter
 
 
 @tool(parse_docstring=True)
@@ -275,7 +275,7 @@ def test_toolkits_and_lists() -> None:
 
 def test_adopt_through_the_registry_and_refusals() -> None:
     assert isinstance(st.adopt(multiply), LangChainTool)
-    assert standard_tool_adopt(obj=object()) is None
+    assert adapter.standard_tool_adopt(obj=object()) is None
     with pytest.raises(UnsupportedObjectError):
         from_langchain(object())
 

@@ -10,11 +10,13 @@ from langchain_core.tools import BaseTool
 
 from standard_tool import jsonable
 from standard_tool.testing import AdapterContract, NativeOutcome, outcome_from_json_text
+from standard_tool_langchain import NAMES
 
 
 class TestLangChainContract(AdapterContract):
     target = "langchain"
     distribution = "langchain-core"
+    name_rule = NAMES
 
     def native_schema(self, native: BaseTool) -> dict[str, Any]:
         return native.tool_call_schema  # type: ignore[return-value]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from standard_tool import StandardTool, convert
+from standard_tool.names import MCP_NAMES
 from standard_tool._call import run_sync
 from standard_tool.testing import AdapterContract, NativeOutcome
 from standard_tool_mcp import Connection, _compat, connect, to_mcp_server, to_mcp_tool
@@ -24,7 +26,7 @@ class Served:
 
 async def _listed(server: Any) -> Any:
     async with _compat.memory_session(server) as session:
-        return (await _compat.list_tools_page(session, None)).tools[0]
+        return (await _compat.list_tools_page(session, None))[0][0]
 
 
 async def _call(
@@ -37,6 +39,7 @@ async def _call(
 class TestMCPContract(AdapterContract):
     target = "mcp"
     distribution = "mcp"
+    name_rule = MCP_NAMES
 
     @pytest.fixture(autouse=True)
     def _connections(self) -> Iterator[None]:
@@ -54,6 +57,14 @@ class TestMCPContract(AdapterContract):
         self.opened.append(connection)
         assert to_mcp_tool(tool) == native.descriptor
         return tool
+
+    def native_name(self, native: Served) -> str:
+        name: str = native.descriptor.name
+        return name
+
+    def deep_copy(self, native: Served) -> Served:
+        """The descriptor is what ``to_mcp_tool`` exports; the server is not copied."""
+        return Served(copy.deepcopy(native.descriptor), native.server)
 
     def native_schema(self, native: Served) -> dict[str, Any]:
         listed = run_sync(_listed(native.server))

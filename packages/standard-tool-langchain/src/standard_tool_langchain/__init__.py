@@ -1,38 +1,21 @@
 """LangChain adapter for standard-tool: standard tools as LangChain tools, and back.
 
-Names are imported on first use, so that plugin discovery (which imports ``_hooks``
-and therefore this package) does not import LangChain.
+Names are imported on first use, so that plugin discovery (which imports this package)
+does not import LangChain.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from typing import TYPE_CHECKING as _TYPE_CHECKING
+from standard_tool.adapters import lazy_exports
 
-from standard_tool.hookspecs import lazy_exports as _lazy_exports
+if TYPE_CHECKING:
+    from ._adopt import LangChainTool as LangChainTool
+    from ._adopt import from_langchain as from_langchain
+    from ._adopt import from_langchain_tools as from_langchain_tools
+    from ._export import METADATA_KEY as METADATA_KEY
+    from ._export import NAMES as NAMES
+    from ._export import StandardStructuredTool as StandardStructuredTool
+    from ._export import to_langchain as to_langchain
+    from ._export import to_langchain_tools as to_langchain_tools
 
-if _TYPE_CHECKING:
-    from ._adopt import LangChainTool, from_langchain, from_langchain_tools
-    from ._export import METADATA_KEY, StandardStructuredTool, to_langchain, to_langchain_tools
-
-__all__ = [
-    "LangChainTool",
-    "METADATA_KEY",
-    "StandardStructuredTool",
-    "from_langchain",
-    "from_langchain_tools",
-    "to_langchain",
-    "to_langchain_tools",
-]
-
-_HOMES = {
-    "LangChainTool": "._adopt",
-    "from_langchain": "._adopt",
-    "from_langchain_tools": "._adopt",
-    "METADATA_KEY": "._export",
-    "StandardStructuredTool": "._export",
-    "to_langchain": "._export",
-    "to_langchain_tools": "._export",
-}
-
-
-__getattr__, __dir__ = _lazy_exports(__name__, _HOMES)
+__all__, __getattr__, __dir__ = lazy_exports(__name__)

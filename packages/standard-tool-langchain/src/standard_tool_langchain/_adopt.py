@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -15,10 +15,11 @@ from pydantic import ValidationError as ValidationErrorV2
 
 import standard_tool as st
 from standard_tool import run_sync
+from standard_tool.adapters import WrapperTool, issues_from_pydantic, unpack_metadata
 from standard_tool.exceptions import Issue, UnsupportedObjectError
 
 from ._context import config_for
-from ._export import ERROR_SINK, METADATA_KEY, StandardStructuredTool
+from ._export import ERROR_SINK, StandardStructuredTool
 
 __all__ = ["LangChainTool", "from_langchain", "from_langchain_tools"]
 
@@ -35,7 +36,7 @@ except ImportError:  # pragma: no cover
     ValidationErrorV1 = ValidationErrorV2  # type: ignore[misc,assignment]
 
 
-class LangChainTool:
+class LangChainTool(WrapperTool):
     """A standard tool that runs a LangChain tool through its own ``invoke``/``ainvoke``.
 
     The input schema is what the model sees (injected arguments left out); injected
@@ -44,40 +45,40 @@ class LangChainTool:
     ``RunnableConfig``'s ``configurable``.
     """
 
-    __slots__ = (
-        "native",
-        "name",
-        "title",
-        "description",
-        "output_schema",
-        "meta",
-        "execute",
-        "__dict__",
-    )
+    wrapped: BaseTool
 
     def __init__(self, native: BaseTool) -> None:
-        self.native = native
-        stored = (native.metadata or {}).get(METADATA_KEY)
-        stored = stored if isinstance(stored, Mapping) else {}
-        meta = dict(stored.get("meta") or {})
-        if native.return_direct:
-            meta["return_direct"] = True
-        self.name: str = native.name
-        self.title: str | None = stored.get("title")
-        self.description: str = native.description
-        self.output_schema: Any = stored.get("output_schema")
-        self.meta: Mapping[str, Any] = meta
-        self.execute = self._execute_async if _is_async_only(native) else self._execute_sync
-        if self.execute == self._execute_sync and _has_async_path(native):
-            self.aexecute = self._execute_async  # acall() goes through ainvoke
+        super().__init__(native)
+        self._stored = unpack_metadata(native.metadata)
 
-    def __repr__(self) -> str:
-        return f"LangChainTool({self.native.name!r})"
+    @property
+    def native(self) -> BaseTool:
+        """The LangChain tool."""
+        return self.wrapped
+
+    @property
+    def name(self) -> str:
+        return self._stored.name or self.wrapped.name
+
+    @property
+    def title(self) -> str | None:
+        return self._stored.title
+
+    @property
+    def output_schema(self) -> Any:
+        return self._stored.output_schema
+
+    @cached_property
+    def meta(self) -> Mapping[str, Any]:
+        meta = dict(self._stored.meta)
+        if self.wrapped.return_direct:
+            meta["return_direct"] = True
+        return meta
 
     @cached_property
     def input_schema(self) -> Any:
         """The JSON Schema (or pydantic schema) of the arguments the model provides."""
-        native = self.native
+        native = self.wrapped
         if isinstance(native.args_schema, dict):
             return dict(native.args_schema)
         if isinstance(native, Tool) and not native.args_schema:
@@ -90,19 +91,22 @@ class LangChainTool:
         return convert_to_openai_tool(native)["function"].get("parameters", {})
 
     @cached_property
-    def _check(self) -> Any:
-        """Validation before the call, where LangChain would not report the failing fields."""
-        schema = self.input_schema
-        if isinstance(schema, dict):
-            return st.JsonSchema(schema).validate
-        if self.native.handle_validation_error:  # LangChain would hide the failing fields
-            return schema.validate
-        return None
+    def validate_input(self) -> bool:  # type: ignore[override]
+        """Checked here where LangChain would not check it, or would hide the failing fields."""
+        return isinstance(self.input_schema, dict) or bool(self.wrapped.handle_validation_error)
+
+    @cached_property
+    def is_async(self) -> bool:  # type: ignore[override]
+        return _is_async_only(self.wrapped)
+
+    @cached_property
+    def has_async(self) -> bool:  # type: ignore[override]
+        return self.is_async or _has_async_path(self.wrapped)
 
     @cached_property
     def _injected(self) -> tuple[tuple[str, ...], str | None]:
         """The injected argument names, and the one that takes the tool call id."""
-        native = self.native
+        native = self.wrapped
         model = native.args_schema if not isinstance(native.args_schema, dict) else None
         if model is None and not isinstance(native, Tool) and native.args_schema is None:
             model = native.get_input_schema()
@@ -121,7 +125,7 @@ class LangChainTool:
     @cached_property
     def _via_tool_call(self) -> bool:
         """Whether to call with a ``ToolCall`` (error status, artifact, call id) or a dict."""
-        native = self.native
+        native = self.wrapped
         return bool(
             native.response_format == "content_and_artifact"
             or native.handle_tool_error
@@ -130,10 +134,6 @@ class LangChainTool:
         )
 
     def _prepare(self, input: Any, context: Any) -> tuple[Any, Any]:
-        if self._check is not None:
-            result = self._check(input)
-            if result.issues is not None:
-                raise st.ToolValidationError(self.name, "input", result.issues)
         args = dict(input) if isinstance(input, Mapping) else {} if input is None else input
         names = self._injected[0]
         if names and isinstance(context, Mapping):
@@ -146,7 +146,7 @@ class LangChainTool:
         call_id = context.get("tool_call_id") if isinstance(context, Mapping) else None
         call = {
             "type": "tool_call",
-            "name": self.name,
+            "name": self.wrapped.name,
             "args": args,
             "id": call_id if isinstance(call_id, str) else f"call_{uuid.uuid4().hex}",
         }
@@ -160,54 +160,50 @@ class LangChainTool:
                 raise sink[-1]
             text = output.content if isinstance(output.content, str) else str(output.content)
             raise st.ToolExecutionError(self.name, text)
-        if self.native.response_format == "content_and_artifact" and isinstance(
-            self.native, StandardStructuredTool
+        if self.wrapped.response_format == "content_and_artifact" and isinstance(
+            self.wrapped, StandardStructuredTool
         ):
             return output.artifact
         return output.content
 
-    def _failure(self, exc: Exception) -> Exception:
+    def translate(self, exc: Exception) -> Exception:
         if isinstance(exc, ToolException):
             return st.ToolExecutionError(self.name, str(exc) or type(exc).__name__)
         if isinstance(exc, (ValidationErrorV2, ValidationErrorV1)):
             return st.ToolValidationError(self.name, "input", _issues(exc))
         return exc
 
-    def _execute_sync(self, input: Any, context: Any = None) -> Any:
+    def run(self, input: Any, context: Any) -> Any:
         payload, config = self._prepare(input, context)
         sink: list[Exception] = []
         token = ERROR_SINK.set(sink)
         try:
             try:
-                output = self.native.invoke(payload, config)
+                output = self.wrapped.invoke(payload, config)
             except NotImplementedError:  # an async-only tool
-                output = run_sync(self.native.ainvoke(payload, config))
-        except (ToolException, ValidationErrorV2, ValidationErrorV1) as exc:
-            raise self._failure(exc) from exc
+                output = run_sync(self.wrapped.ainvoke(payload, config))
         finally:
             ERROR_SINK.reset(token)
         return self._finish(output, sink)
 
-    async def _execute_async(self, input: Any, context: Any = None) -> Any:
+    async def arun(self, input: Any, context: Any) -> Any:
         payload, config = self._prepare(input, context)
         sink: list[Exception] = []
         token = ERROR_SINK.set(sink)
         try:
-            output = await self.native.ainvoke(payload, config)
-        except (ToolException, ValidationErrorV2, ValidationErrorV1) as exc:
-            raise self._failure(exc) from exc
+            output = await self.wrapped.ainvoke(payload, config)
         finally:
             ERROR_SINK.reset(token)
         return self._finish(output, sink)
 
+    def __repr__(self) -> str:
+        return f"LangChainTool({self.wrapped.name!r})"
 
-def _issues(exc: Any) -> list[Issue]:
-    errors = (
-        exc.errors(include_url=False, include_input=False)
-        if isinstance(exc, ValidationErrorV2)
-        else exc.errors()
-    )
-    return [Issue(str(error["msg"]), tuple(error["loc"])) for error in errors]
+
+def _issues(exc: Any) -> Sequence[Issue]:
+    if isinstance(exc, ValidationErrorV2):
+        return issues_from_pydantic(exc)
+    return [Issue(str(error["msg"])[:300], tuple(error["loc"])) for error in exc.errors()[:50]]
 
 
 def _is_async_only(native: BaseTool) -> bool:

@@ -12,14 +12,15 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import PrivateAttr
 
 import standard_tool as st
-from standard_tool.exceptions import ToolNameError
+from standard_tool.adapters import METADATA_KEY, export_tools, pack_metadata
+from standard_tool.names import OPENAI_NAMES, NameRule, sanitize_name
 
 from ._context import ContextGetter, context_from_config
 
-__all__ = ["METADATA_KEY", "StandardStructuredTool", "to_langchain", "to_langchain_tools"]
+__all__ = ["METADATA_KEY", "NAMES", "StandardStructuredTool", "to_langchain", "to_langchain_tools"]
 
-METADATA_KEY = "standard_tool"
-"""The key of ``BaseTool.metadata`` that carries title, output schema and meta."""
+NAMES: NameRule = OPENAI_NAMES
+"""The names a LangChain tool gets: what the chat models it is bound to accept."""
 
 _LAZY = frozenset({"args_schema", "metadata"})
 _TOOL_CALL_ID: ContextVar[str | None] = ContextVar("standard_tool_langchain_call_id", default=None)
@@ -57,13 +58,14 @@ class StandardStructuredTool(StructuredTool):
 
     @classmethod
     def from_standard(
-        cls, tool: st.StandardTool, context: ContextGetter | None = None
+        cls, tool: st.StandardTool, context: ContextGetter | None = None, name: str | None = None
     ) -> StandardStructuredTool:
-        """The LangChain tool for ``tool``; its schemas are derived later, on first use."""
+        """The LangChain tool for ``tool`` (named ``name``, default the tool's own name); its
+        schemas are derived later, on first use."""
         meta = getattr(tool, "meta", None) or {}
         func, coroutine = _functions(tool)
         native = cls.model_construct(
-            name=tool.name,
+            name=name or tool.name,
             description=tool.description,
             func=func,
             coroutine=coroutine,
@@ -87,12 +89,7 @@ class StandardStructuredTool(StructuredTool):
         if "args_schema" not in fields:
             fields["args_schema"] = st.input_json_schema(tool)
         if "metadata" not in fields:
-            extras = {
-                "title": getattr(tool, "title", None),
-                "output_schema": st.output_json_schema(tool),
-                "meta": dict(getattr(tool, "meta", None) or {}),
-            }
-            fields["metadata"] = {METADATA_KEY: extras}
+            fields["metadata"] = {METADATA_KEY: pack_metadata(tool, name=fields["name"])}
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         self._derive()
@@ -188,23 +185,25 @@ def _content_and_artifact(result: Any) -> tuple[Any, Any]:
     return json.dumps(st.jsonable(result), ensure_ascii=False), result
 
 
-def to_langchain(tool: Any, *, context: ContextGetter | None = None) -> BaseTool:
+def to_langchain(
+    tool: Any, *, name: str | None = None, context: ContextGetter | None = None
+) -> BaseTool:
     """A LangChain ``StructuredTool`` running ``tool`` (anything :func:`standard_tool.adopt` takes).
 
-    ``context`` builds the standard context from the ``RunnableConfig`` of each call; by
-    default it is ``config["configurable"]``.
+    Its name is ``name``, or the tool's name made valid for :data:`NAMES` (the original is
+    kept in the metadata and restored by ``from_langchain``). ``context`` builds the standard
+    context from the ``RunnableConfig`` of each call; by default it is
+    ``config["configurable"]``.
     """
-    return StandardStructuredTool.from_standard(st.adopt(tool), context)
+    standard = st.adopt(tool)
+    name = name or sanitize_name(standard.name, NAMES)
+    return StandardStructuredTool.from_standard(standard, context, name)
 
 
 def to_langchain_tools(
-    tools: Iterable[Any], *, context: ContextGetter | None = None
+    tools: Iterable[Any] | Any, *, context: ContextGetter | None = None
 ) -> list[BaseTool]:
-    """LangChain tools for several standard tools; two tools may not share a name."""
-    natives = [to_langchain(tool, context=context) for tool in tools]
-    seen: set[str] = set()
-    for native in natives:
-        if native.name in seen:
-            raise ToolNameError(f"two tools are named {native.name!r}")
-        seen.add(native.name)
-    return natives
+    """LangChain tools for one tool or several; two names that collide raise ``ToolNameError``."""
+    return export_tools(
+        tools, lambda tool, name: to_langchain(tool, name=name, context=context), NAMES
+    )

@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import warnings
 from collections.abc import Mapping
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from standard_tool import JsonSchema, background_loop, blocked_loop
+from standard_tool.adapters import WrapperTool
 from standard_tool.exceptions import (
+    ServerError,
     StandardToolError,
     ToolExecutionError,
-    ToolValidationError,
     UsageError,
 )
 
@@ -39,21 +41,16 @@ class Session(Protocol):
     ) -> Any: ...
 
 
-class MCPTool:
-    """A tool of an MCP server, called through one long-lived client session."""
+class MCPTool(WrapperTool):
+    """A tool of an MCP server, called through one long-lived client session.
 
-    __slots__ = (
-        "name",
-        "title",
-        "description",
-        "input_schema",
-        "output_schema",
-        "meta",
-        "session",
-        "timeout",
-        "_loop",
-        "_wrapped",
-    )
+    It wraps the server's descriptor: the fields come from it (a name the server changed for
+    MCP is restored), input is validated before the call and structured output after it.
+    """
+
+    validate_input = True
+    validate_output = True
+    is_async = True  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -63,30 +60,48 @@ class MCPTool:
         timeout: float | None = DEFAULT_TIMEOUT,
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
-        fields = fields_of(descriptor)
-        self.name = fields.name
-        self.title = fields.title
-        self.description = fields.description
-        self.input_schema = JsonSchema(fields.input_schema)
-        self.output_schema = (
-            None if fields.output_schema is None else JsonSchema(fields.output_schema)
-        )
-        self.meta: Mapping[str, Any] = MappingProxyType(fields.meta)
+        super().__init__(descriptor)
+        self.fields = fields_of(descriptor)
         self.session = session
         self.timeout = timeout
-        self._wrapped = fields.wrapped
         self._loop = _home(loop)
+
+    @property
+    def name(self) -> str:
+        return self.fields.original_name or self.fields.name
+
+    @property
+    def title(self) -> str | None:
+        return self.fields.title
+
+    @property
+    def description(self) -> str:
+        return self.fields.description
+
+    @cached_property
+    def input_schema(self) -> JsonSchema:
+        return JsonSchema(self.fields.input_schema)
+
+    @cached_property
+    def output_schema(self) -> JsonSchema | None:
+        output = self.fields.output_schema
+        return None if output is None else JsonSchema(output)
+
+    @cached_property
+    def meta(self) -> Mapping[str, Any]:
+        return MappingProxyType(self.fields.meta)
 
     def __repr__(self) -> str:
         return f"MCPTool(name={self.name!r})"
 
-    async def execute(self, input: Any, context: Any = None) -> Any:
-        """Validate ``input``, call the tool on its session, and return its result."""
-        checked = self.input_schema.validate(input)
-        if checked.issues is not None:
-            raise ToolValidationError(self.name, "input", checked.issues)
+    def __deepcopy__(self, memo: dict[int, Any]) -> MCPTool:
+        """The same session: a copy calls the same server."""
+        return MCPTool(self.wrapped, self.session, timeout=self.timeout, loop=self._loop)
+
+    async def arun(self, input: Any, context: Any) -> Any:
+        """Call the tool on its session (from any event loop) and return its result."""
         meta = context.get("meta") if isinstance(context, Mapping) else None
-        request = self._request(checked.value, meta if isinstance(meta, Mapping) else None)
+        request = self._request(input, meta if isinstance(meta, Mapping) else None)
         if asyncio.get_running_loop() is self._loop:
             result = await request
         else:
@@ -95,7 +110,9 @@ class MCPTool:
 
     async def _request(self, arguments: Any, meta: Mapping[str, Any] | None) -> Any:
         try:
-            return await _compat.call_tool(self.session, self.name, arguments, self.timeout, meta)
+            return await _compat.call_tool(
+                self.session, self.fields.name, arguments, self.timeout, meta
+            )
         except StandardToolError:
             raise
         except Exception as exc:  # transport, protocol and SDK validation failures
@@ -118,24 +135,19 @@ class MCPTool:
         return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(request, self._loop))
 
     def _result(self, result: Any) -> Any:
-        if result.isError if _compat.MAJOR < 2 else result.is_error:
-            text = "\n".join(v if isinstance(v, str) else repr(v) for v in _values(result.content))
+        is_error, content, structured = _compat.result_parts(result)
+        if is_error:
+            text = "\n".join(v if isinstance(v, str) else repr(v) for v in _values(content))
             raise ToolExecutionError(self.name, text.removeprefix(f"Tool {self.name!r} failed: "))
-        structured = result.structuredContent if _compat.MAJOR < 2 else result.structured_content
         if self.output_schema is not None:
             if structured is None:
                 raise ToolExecutionError(self.name, "the server returned no structured content")
-            if self._wrapped:
-                structured = (
-                    structured.get("result") if isinstance(structured, dict) else structured
-                )
-            checked = self.output_schema.validate(structured)
-            if checked.issues is not None:
-                raise ToolValidationError(self.name, "output", checked.issues)
+            if self.fields.wrapped and isinstance(structured, dict):
+                return structured.get("result")
             return structured
         if structured is not None:
             return structured
-        return from_content(result.content)
+        return from_content(content)
 
 
 def _values(content: Any) -> list[Any]:
@@ -203,15 +215,13 @@ async def _page(
     from pydantic import ValidationError
 
     try:
-        page = await asyncio.wait_for(_compat.list_tools_page(session, cursor), timeout)
-        return list(page.tools), page.nextCursor if _compat.MAJOR < 2 else page.next_cursor
+        return await asyncio.wait_for(_compat.list_tools_page(session, cursor), timeout)
     except ValidationError:
-        raw, next_cursor = await _compat.list_tools_raw(session, cursor)
+        return await _compat.list_tools_raw(session, cursor)
     except TimeoutError as exc:
-        raise ToolExecutionError(
+        raise ServerError(
             "tools/list", f"no answer from the MCP server within {timeout} s"
         ) from exc
-    return raw, next_cursor
 
 
 def _adopt_one(descriptor: Any, session: Session, timeout: float | None) -> MCPTool | None:
@@ -238,3 +248,9 @@ def _adopt_one(descriptor: Any, session: Session, timeout: float | None) -> MCPT
         )
         return None
     return tool
+
+
+def adopt_pair(pair: tuple[Any, Session]) -> MCPTool:
+    """A ``(descriptor, session)`` pair adopted, as the registry's ``adopt`` does."""
+    descriptor, session = pair
+    return from_mcp_tool(descriptor, session)

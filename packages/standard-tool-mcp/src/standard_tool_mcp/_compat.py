@@ -1,4 +1,11 @@
-"""The few places where MCP SDK 1.x and 2.x differ, behind one set of functions."""
+"""The few places where MCP SDK 1.x and 2.x differ, behind one set of functions.
+
+No other module tests the SDK's major version or spells a field the two majors name
+differently. This is also the only module that reaches past the SDK's public API, each time
+for something the public API cannot do: the lenient ``tools/list`` of a server that lists a
+malformed tool (:func:`list_tools_raw`, :func:`remember_output_schema`) and the HTTP client
+that carries custom headers (:func:`http_client_transport`).
+"""
 
 from __future__ import annotations
 
@@ -14,12 +21,20 @@ __all__ = [
     "MAJOR",
     "MCPError",
     "call_tool",
+    "dump",
+    "error",
     "http_app",
+    "http_client_transport",
     "list_tools_page",
+    "list_tools_raw",
     "make_server",
     "memory_session",
     "open_session",
+    "remember_output_schema",
     "request_context",
+    "result_parts",
+    "run_stdio",
+    "tool_result",
 ]
 
 MAJOR = int(version("mcp").split(".")[0])
@@ -110,12 +125,30 @@ async def call_tool(
     )
 
 
-async def list_tools_page(session: Any, cursor: str | None) -> types.ListToolsResult:
-    """One page of ``tools/list``."""
+async def list_tools_page(session: Any, cursor: str | None) -> tuple[list[types.Tool], str | None]:
+    """One page of ``tools/list``: its tools and the next cursor."""
     if MAJOR >= 2 and not hasattr(session, "send_request"):  # a 2.x ``Client``
-        return await session.list_tools(cursor=cursor)
-    params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-    return await session.list_tools(params=params)
+        page = await session.list_tools(cursor=cursor)
+    else:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await session.list_tools(params=params)
+    return list(page.tools), page.next_cursor if MAJOR >= 2 else page.nextCursor
+
+
+def result_parts(result: types.CallToolResult) -> tuple[bool, list[Any], Any]:
+    """A ``tools/call`` result's ``isError``, content blocks and structured content."""
+    if MAJOR >= 2:
+        return bool(result.is_error), list(result.content), result.structured_content
+    return bool(result.isError), list(result.content), result.structuredContent
+
+
+def tool_result(
+    content: list[Any], structured: Any = None, is_error: bool = False
+) -> types.CallToolResult:
+    """A ``tools/call`` result."""
+    return types.CallToolResult.model_validate(
+        {"content": content, "structuredContent": structured, "isError": is_error}
+    )
 
 
 async def list_tools_raw(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
@@ -123,7 +156,10 @@ async def list_tools_raw(session: Any, cursor: str | None) -> tuple[list[Any], s
     params = {"cursor": cursor} if cursor else None
     if MAJOR >= 2:  # the 2.x session validates the whole result before any result type sees it
         raw_session = getattr(session, "session", session)
-        raw = await raw_session._dispatcher.send_raw_request("tools/list", params, {})
+        dispatcher = getattr(raw_session, "_dispatcher", None)
+        if dispatcher is None:
+            raise RuntimeError("this MCP SDK cannot list tools leniently")
+        raw = await dispatcher.send_raw_request("tools/list", params, {})
         return list(raw.get("tools") or []), raw.get("nextCursor")
     from pydantic import ConfigDict
 

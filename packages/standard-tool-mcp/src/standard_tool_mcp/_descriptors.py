@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from standard_tool import JsonSchema, StandardTool, as_schema, input_json_schema, jsonable
+from standard_tool import JsonSchema, adopt, as_schema, input_json_schema, jsonable
+from standard_tool.adapters import METADATA_KEY, pack_metadata, unpack_metadata
 from standard_tool.exceptions import UsageError
 from standard_tool.names import MCP_NAMES, sanitize_name
 
@@ -59,8 +60,10 @@ def unwrap_output(schema: dict[str, Any]) -> dict[str, Any]:
     return {**extras, **inner} if "$schema" in extras else {**inner, **extras}
 
 
-def to_mcp_tool(tool: StandardTool, *, name: str | None = None) -> Any:
-    """The MCP descriptor (``mcp.types.Tool``) of any standard tool.
+def to_mcp_tool(tool: Any, *, name: str | None = None) -> Any:
+    """The MCP descriptor (``mcp.types.Tool``) of ``tool`` (anything :func:`standard_tool.adopt`
+    takes), named ``name`` or the tool's name made valid for MCP (the original name is kept in
+    ``_meta["standard_tool"]`` and restored by ``from_mcp_tool``).
 
     Meta keys ``read_only``, ``destructive``, ``idempotent`` and ``open_world`` become
     ``annotations`` hints; ``meta["mcp"]`` holds descriptor fields with no standard slot
@@ -69,6 +72,8 @@ def to_mcp_tool(tool: StandardTool, *, name: str | None = None) -> Any:
     """
     import mcp.types as types
 
+    tool = adopt(tool)
+    mcp_name = name or sanitize_name(tool.name, MCP_NAMES)
     meta = dict(getattr(tool, "meta", None) or {})
     extra = dict(meta.pop("mcp", None) or {})
     annotations = dict(extra.pop("annotations", None) or {})
@@ -79,7 +84,7 @@ def to_mcp_tool(tool: StandardTool, *, name: str | None = None) -> Any:
                 raise UsageError(f"tool {tool.name!r}: meta {key!r} must be a bool, not {value!r}")
             annotations[hint] = value
     wire: dict[str, Any] = {
-        "name": name or sanitize_name(tool.name, MCP_NAMES),
+        "name": mcp_name,
         "description": tool.description,
         "inputSchema": _raw_schema(getattr(tool, "input_schema", None), "input")
         or input_json_schema(tool),
@@ -93,6 +98,9 @@ def to_mcp_tool(tool: StandardTool, *, name: str | None = None) -> Any:
     if annotations:
         wire["annotations"] = annotations
     extra_meta = {**dict(extra.pop("_meta", None) or {}), **jsonable(meta)}
+    renamed = pack_metadata(tool, name=mcp_name, slots=("title", "output_schema", "meta"))
+    if renamed:
+        extra_meta[METADATA_KEY] = renamed
     if extra_meta:
         wire["_meta"] = extra_meta
     wire.update(extra)
@@ -104,6 +112,9 @@ class Fields:
     """A descriptor's content in standard terms."""
 
     name: str
+    """The name the server knows the tool by."""
+    original_name: str | None
+    """The tool's own name, when the server renamed it for MCP."""
     title: str | None
     description: str
     input_schema: dict[str, Any]
@@ -134,7 +145,9 @@ def fields_of(descriptor: Any) -> Fields:
     if annotations:
         extra["annotations"] = annotations
     clashes = {}
-    for key, value in (wire.pop("_meta", None) or {}).items():
+    wire_meta = dict(wire.pop("_meta", None) or {})
+    original = unpack_metadata(wire_meta.pop(METADATA_KEY, None)).name
+    for key, value in wire_meta.items():
         (clashes if key in _RESERVED else meta)[key] = value
     if clashes:
         extra["_meta"] = clashes
@@ -143,6 +156,7 @@ def fields_of(descriptor: Any) -> Fields:
         meta["mcp"] = extra
     return Fields(
         name=name,
+        original_name=original,
         title=title,
         description=description,
         input_schema=input_schema,

@@ -6,9 +6,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from standard_tool import JsonSchema, StandardTool, Tool, acall, adopt, jsonable
+from standard_tool import JsonSchema, StandardTool, Tool, acall, jsonable
+from standard_tool.adapters import export_tools
 from standard_tool.exceptions import StandardToolError, ToolValidationError, UsageError
-from standard_tool.names import MCP_NAMES, NameMap
+from standard_tool.names import MCP_NAMES
 
 from . import _compat
 from ._content import text_block, to_content
@@ -57,7 +58,7 @@ class _Served:
             return value
         blocks = to_content(value)
         if blocks is not None:
-            return types.CallToolResult(content=blocks, isError=False)
+            return _compat.tool_result(blocks)
         data = jsonable(value)
         structured = None
         if self.structured:
@@ -68,29 +69,23 @@ class _Served:
                     raise ToolValidationError(self.tool.name, "output", checked.issues)
         elif isinstance(data, dict):
             structured = data
-        return types.CallToolResult(
-            content=[text_block(data)], structuredContent=structured, isError=False
-        )
+        return _compat.tool_result([text_block(data)], structured)
 
 
 def _error_result(error: StandardToolError) -> Any:
-    import mcp.types as types
-
-    return types.CallToolResult(content=[text_block(str(error))], isError=True)
+    return _compat.tool_result([text_block(str(error))], is_error=True)
 
 
-def to_mcp_server(tools: Iterable[Any], name: str = "standard-tool", version: str = "") -> Any:
+def to_mcp_server(tools: Iterable[Any] | Any, name: str = "standard-tool", version: str = "") -> Any:
     """A low-level MCP server (``mcp.server.lowlevel.Server``) that serves ``tools``.
 
-    Each item is a standard tool or anything :func:`standard_tool.adopt` accepts. Names that
-    MCP refuses are sanitized; two tools with the same name raise ``ToolNameError``.
+    ``tools`` is one tool or several, each a standard tool or anything
+    :func:`standard_tool.adopt` accepts. Names that MCP refuses are sanitized; two tools
+    whose names collide raise ``ToolNameError``.
     """
-    names = NameMap(MCP_NAMES)
-    served: dict[str, _Served] = {}
-    for item in tools:
-        tool = adopt(item)
-        mcp_name = names.add(tool.name)
-        served[mcp_name] = _Served.of(tool, mcp_name)
+    served = {
+        entry.descriptor.name: entry for entry in export_tools(tools, _Served.of, MCP_NAMES)
+    }
     descriptors = [entry.descriptor for entry in served.values()]
     listing = ", ".join(repr(n) for n in served) or "none"
 
@@ -114,7 +109,7 @@ def to_mcp_server(tools: Iterable[Any], name: str = "standard-tool", version: st
 
 
 def serve(
-    tools: Iterable[Any],
+    tools: Iterable[Any] | Any,
     transport: Literal["stdio", "streamable-http"] = "stdio",
     host: str = "127.0.0.1",
     port: int = 8000,
