@@ -355,3 +355,19 @@ def test_the_openai_dict_form_sends_the_schema_untouched(tool_loop: Any) -> None
     }
     model, _ = tool_loop([AIMessage("ok")], [spec])
     assert model.seen_tools[0][0]["function"]["parameters"] == st.input_json_schema(search)
+
+
+def test_names_follow_the_chat_models_rule_and_come_back() -> None:
+    from standard_tool_langchain import from_langchain
+
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    native, plain = to_langchain_tools([st.tool(shout, name="weather.v2 now"), shout])
+    assert (native.name, plain.name) == ("weather_v2_now", "shout")
+    assert native.metadata[METADATA_KEY]["name"] == "weather.v2 now"
+    assert from_langchain(native).name == "weather.v2 now"
+    assert [t.name for t in to_langchain_tools(shout)] == ["shout"]
+    with pytest.raises(ToolNameError, match="both become"):
+        to_langchain_tools([st.tool(shout, name="a b"), st.tool(shout, name="a_b")])

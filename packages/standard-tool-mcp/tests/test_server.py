@@ -136,3 +136,17 @@ def test_serve_refuses_an_unknown_transport() -> None:
 
     with pytest.raises(UsageError, match="transport"):
         serve([pause], transport="carrier-pigeon")  # type: ignore[arg-type]
+
+
+async def test_one_tool_or_a_plain_function_is_served() -> None:
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    for tools in (pause, shout, (shout,)):
+        async with memory_session(to_mcp_server(tools)) as session:
+            assert len((await list_tools_page(session, None))[0]) == 1
+    assert (await _call(to_mcp_server(shout), "shout", {"text": "a"}))["content"][0]["text"] == "A"
+    from standard_tool_mcp import to_mcp_tool
+
+    assert to_mcp_tool(shout).name == "shout"  # to_mcp_tool adopts what it is given

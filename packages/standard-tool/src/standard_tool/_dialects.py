@@ -5,14 +5,13 @@ from __future__ import annotations
 import copy
 import operator
 import re
-from collections.abc import Mapping
-from typing import Any, Literal, NoReturn, get_args
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, NoReturn
 from urllib.parse import unquote
 
-from ._protocols import JsonSchemaTarget
 from .exceptions import SchemaNotExpressibleError, UsageError
 
-__all__ = ["convert_schema", "detect_dialect"]
+__all__ = ["BUILTIN_DIALECTS", "Dialect", "convert_schema", "detect_dialect", "dialects", "register_dialect"]
 
 MAX_DEPTH = 256
 """Subschemas (and JSON values) nested deeper than this are refused."""
@@ -69,21 +68,40 @@ def detect_dialect(schema: Mapping[str, Any] | bool) -> Literal["draft-2020-12",
     return "draft-07" if isinstance(uri, str) and _DRAFT_07_URI.search(uri) else "draft-2020-12"
 
 
-def convert_schema(
-    schema: Mapping[str, Any] | bool, target: JsonSchemaTarget
-) -> dict[str, Any] | bool:
+BUILTIN_DIALECTS = ("draft-2020-12", "draft-07", "openapi-3.0")
+_REGISTERED: dict[str, type[Dialect]] = {}
+
+
+def register_dialect(name: str, dialect: type[Dialect]) -> None:
+    """Make ``dialect`` a target of :func:`convert_schema` (and of ``json_schema(target=name)``)."""
+    if name in BUILTIN_DIALECTS:
+        raise UsageError(f"{name!r} is a built-in dialect and cannot be replaced")
+    if not (isinstance(dialect, type) and issubclass(dialect, Dialect)):
+        raise UsageError(f"a dialect is a Dialect subclass, not {dialect!r}")
+    _REGISTERED[name] = dialect
+
+
+def dialects() -> list[str]:
+    """The names of every dialect a schema can be converted to."""
+    return [*BUILTIN_DIALECTS, *sorted(_REGISTERED)]
+
+
+def convert_schema(schema: Mapping[str, Any] | bool, target: str) -> dict[str, Any] | bool:
     """A new copy of ``schema`` in the ``target`` dialect; raises SchemaNotExpressibleError."""
-    if target not in get_args(JsonSchemaTarget):
-        raise UsageError(
-            f"unknown schema dialect {target!r}; use one of {get_args(JsonSchemaTarget)}"
-        )
+    if target not in BUILTIN_DIALECTS and target not in _REGISTERED:
+        raise UsageError(f"unknown schema dialect {target!r}; use one of {dialects()}")
     if not isinstance(schema, (Mapping, bool)):
         raise UsageError(f"a JSON Schema is a mapping or a boolean, not {type(schema).__name__}")
-    route = (detect_dialect(schema), target)
-    walk = {
-        ("draft-2020-12", "draft-07"): _To07,
-        ("draft-07", "draft-2020-12"): _To2020,
-    }.get(route, _ToOpenAPI if target == "openapi-3.0" else _Walk)
+    source = detect_dialect(schema)
+    walk = _REGISTERED.get(target)
+    if walk is not None:
+        if source != "draft-2020-12":
+            schema = _To2020("draft-2020-12", schema).run()
+    else:
+        walk = {
+            ("draft-2020-12", "draft-07"): _To07,
+            ("draft-07", "draft-2020-12"): _To2020,
+        }.get((source, target), _ToOpenAPI if target == "openapi-3.0" else Dialect)
     converted: dict[str, Any] | bool = walk(target, schema).run()
     return converted
 
@@ -146,8 +164,20 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-class _Walk:
-    """A conversion of one schema; as is, a plain deep copy (source and target agree)."""
+class Dialect:
+    """A conversion of one schema into a dialect: a walk over every subschema.
+
+    As is, a plain deep copy. A new dialect subclasses it and lists its :attr:`steps`, each
+    a function ``step(dialect, schema, pointer) -> schema`` applied in order to every schema
+    object once its subschemas are converted (one step per rule of the target); a dialect
+    that needs more overrides :meth:`node` or :meth:`leaf`. :meth:`inline` replaces a local
+    ``$ref`` by a converted copy of its target, :meth:`fail` refuses what the target cannot
+    express. Register it with :func:`register_dialect`; its input is always draft 2020-12
+    (a draft-07 schema is converted to 2020-12 first).
+    """
+
+    steps: tuple[Callable[[Dialect, dict[str, Any], str], dict[str, Any]], ...] = ()
+    """What this dialect does to each schema object, in order."""
 
     def __init__(self, target: str, root: Any) -> None:
         self.target, self.root = target, root
@@ -183,8 +213,11 @@ class _Walk:
         return self.leaf(value, pointer, depth)
 
     def node(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
-        """Convert a schema object."""
-        return self.children(node, pointer, depth)
+        """Convert a schema object: its subschemas, then each of :attr:`steps`."""
+        out = self.children(node, pointer, depth)
+        for step in self.steps:
+            out = step(self, out, pointer)
+        return out
 
     def leaf(self, value: Any, pointer: str, depth: int) -> Any:
         """Convert a boolean schema (or a malformed one, copied as is)."""
@@ -270,7 +303,40 @@ class _Walk:
                 self.fail(key, _ptr(pointer, key), banned[key])
 
 
-class _To07(_Walk):
+    def inline(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
+        """``node`` with its ``$ref`` replaced by a converted copy of the target."""
+        at = _ptr(pointer, "$ref")
+        target_pointer, target = self.resolve(node["$ref"], at)
+        self.stack.append(target_pointer)
+        try:
+            resolved = self.schema(target, target_pointer, depth + 1)
+        finally:
+            self.stack.pop()
+        rest = self.node({k: v for k, v in node.items() if k != "$ref"}, pointer, depth)
+        merged = _merge(resolved, rest) if isinstance(resolved, dict) else None
+        return (
+            merged if merged is not None else {**rest, "allOf": [resolved, *rest.get("allOf", [])]}
+        )
+
+    def resolve(self, ref: Any, at: str) -> tuple[str, Any]:
+        """The JSON Pointer and the subschema a local ``$ref`` names."""
+        if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
+            self.fail("$ref", at, f"only local JSON Pointer references can be inlined, not {ref!r}")
+        target_pointer = unquote(ref[1:])
+        if target_pointer in self.stack:
+            self.fail("$ref", at, f"the recursive reference {ref!r} cannot be inlined")
+        node = self.root
+        for token in map(_unescape, ref[1:].split("/")[1:]):
+            if isinstance(node, Mapping) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                self.fail("$ref", at, f"{ref!r} points at nothing")
+        return target_pointer, node
+
+
+class _To07(Dialect):
     """Draft 2020-12 to draft-07."""
 
     def rename(self, node: Mapping[str, Any], keyword: str) -> str:
@@ -315,7 +381,7 @@ def _join_dependencies(out: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if k not in keys[1:]}
 
 
-class _To2020(_Walk):
+class _To2020(Dialect):
     """Draft-07 (and 06/04) to draft 2020-12."""
 
     def rename(self, node: Mapping[str, Any], keyword: str) -> str:
@@ -352,7 +418,7 @@ class _To2020(_Walk):
         return out
 
 
-class _ToOpenAPI(_Walk):
+class _ToOpenAPI(Dialect):
     """Draft 2020-12 or draft-07 to the OpenAPI 3.0 Schema Object, references inlined."""
 
     def leaf(self, value: Any, pointer: str, depth: int) -> Any:
@@ -417,38 +483,6 @@ class _ToOpenAPI(_Walk):
         if "anyOf" not in out:
             return _splice(out, "type", {"anyOf": alternatives})
         return _splice(out, "type", {"allOf": [*out.get("allOf", []), {"anyOf": alternatives}]})
-
-    def inline(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
-        """``node`` with its ``$ref`` replaced by a converted copy of the target."""
-        at = _ptr(pointer, "$ref")
-        target_pointer, target = self.resolve(node["$ref"], at)
-        self.stack.append(target_pointer)
-        try:
-            resolved = self.schema(target, target_pointer, depth + 1)
-        finally:
-            self.stack.pop()
-        rest = self.node({k: v for k, v in node.items() if k != "$ref"}, pointer, depth)
-        merged = _merge(resolved, rest) if isinstance(resolved, dict) else None
-        return (
-            merged if merged is not None else {**rest, "allOf": [resolved, *rest.get("allOf", [])]}
-        )
-
-    def resolve(self, ref: Any, at: str) -> tuple[str, Any]:
-        """The JSON Pointer and the subschema a local ``$ref`` names."""
-        if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
-            self.fail("$ref", at, f"only local JSON Pointer references can be inlined, not {ref!r}")
-        target_pointer = unquote(ref[1:])
-        if target_pointer in self.stack:
-            self.fail("$ref", at, f"the recursive reference {ref!r} cannot be inlined")
-        node = self.root
-        for token in map(_unescape, ref[1:].split("/")[1:]):
-            if isinstance(node, Mapping) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                self.fail("$ref", at, f"{ref!r} points at nothing")
-        return target_pointer, node
 
 
 def _bounds(out: dict[str, Any]) -> dict[str, Any]:

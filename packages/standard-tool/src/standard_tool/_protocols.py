@@ -10,8 +10,9 @@ from .exceptions import Issue
 
 __all__ = ["JsonSchemaTarget", "Result", "StandardSchema", "StandardTool", "TargetInfo"]
 
-JsonSchemaTarget = Literal["draft-2020-12", "draft-07", "openapi-3.0"]
-"""The JSON Schema dialects a schema can be emitted in."""
+JsonSchemaTarget = str
+"""A JSON Schema dialect a schema can be emitted in: ``"draft-2020-12"``, ``"draft-07"``,
+``"openapi-3.0"``, or any name given to :func:`standard_tool.dialects.register_dialect`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,35 @@
+"""JSON Schema dialects: the built-in draft 2020-12, draft-07 and OpenAPI 3.0, and new ones.
+
+A new dialect (a provider's subset, say) is one :class:`Dialect` subclass with one step per
+rule, registered by name::
+
+    from standard_tool.dialects import Dialect, register_dialect
+
+    def no_titles(dialect, schema, pointer):
+        schema.pop("title", None)
+        return schema
+
+    class Untitled(Dialect):
+        steps = (no_titles,)
+
+    register_dialect("untitled", Untitled)
+    # st.input_json_schema(tool, target="untitled")
+"""
+
+from ._dialects import (
+    BUILTIN_DIALECTS,
+    Dialect,
+    convert_schema,
+    detect_dialect,
+    dialects,
+    register_dialect,
+)
+
+__all__ = [
+    "BUILTIN_DIALECTS",
+    "Dialect",
+    "convert_schema",
+    "detect_dialect",
+    "dialects",
+    "register_dialect",
+]

@@ -1,0 +1,351 @@
+"""The adapter kit: WrapperTool, metadata packing, exporting lists, Adapter, lazy names,
+errors that pickle, tools that copy, and dialects open to new names."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import inspect
+import pickle
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+import standard_tool as st
+from standard_tool import exceptions
+from standard_tool.adapters import (
+    METADATA_KEY,
+    Adapter,
+    WrapperTool,
+    as_tools,
+    export_tools,
+    pack_metadata,
+    unpack_metadata,
+)
+from standard_tool.dialects import Dialect, convert_schema, dialects, register_dialect
+from standard_tool.exceptions import (
+    Issue,
+    ToolExecutionError,
+    ToolNameError,
+    ToolValidationError,
+    UsageError,
+)
+from standard_tool.names import MCP_NAMES, OPENAI_NAMES
+from standard_tool.testing import sample_tools
+
+
+def _add(a: int, b: int = 1) -> int:
+    """Add.
+
+    Args:
+        a: First.
+        b: Second.
+    """
+    return a + b
+
+
+# -- WrapperTool ----------------------------------------------------------------------------
+
+
+def test_a_plain_wrapper_behaves_like_the_wrapped_tool() -> None:
+    for name in ("add", "greet", "search"):
+        original = sample_tools()[name]
+        wrapper = WrapperTool(original)
+        for field in ("name", "title", "description", "input_schema", "output_schema"):
+            assert getattr(wrapper, field) is getattr(original, field), field
+        assert dict(wrapper.meta) == dict(original.meta)
+        assert inspect.iscoroutinefunction(wrapper.execute) == inspect.iscoroutinefunction(
+            original.execute
+        )
+    wrapper = WrapperTool(sample_tools()["greet"])
+    arguments = {"person": {"name": "Ada"}}
+    assert st.call(wrapper, arguments) == "Hello, Ada"
+    assert asyncio.run(st.acall(wrapper, arguments)) == "Hello, Ada"
+    with pytest.raises(ToolValidationError):
+        st.call(wrapper, {"person": {"name": ""}})
+
+
+class Native:
+    """A framework's tool: a name, a schema, and a runner that raises its own errors."""
+
+    name = "halve"
+    description = "Halve an even number."
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "required": ["n"],
+        "additionalProperties": False,
+    }
+
+    def run(self, arguments: dict[str, Any]) -> Any:
+        if arguments["n"] % 2:
+            raise ArithmeticError("odd")
+        return {"half": arguments["n"] // 2} if arguments["n"] else {"half": "zero"}
+
+
+class Adopted(WrapperTool):
+    validate_input = True
+    validate_output = True
+    seen: list[Any] = []
+
+    @property
+    def input_schema(self) -> Any:
+        return self.wrapped.schema
+
+    @property
+    def output_schema(self) -> Any:
+        return {"type": "object", "properties": {"half": {"type": "integer"}}}
+
+    def run(self, input: Any, context: Any) -> Any:
+        self.seen.append(input)
+        return self.wrapped.run(input)
+
+    def translate(self, exc: Exception) -> Exception:
+        if isinstance(exc, ArithmeticError):
+            return ToolExecutionError(self.name, f"cannot halve: {exc}")
+        return exc
+
+
+def test_a_subclass_overrides_only_what_differs() -> None:
+    adopted = Adopted(Native())
+    assert (adopted.name, adopted.description, adopted.title) == ("halve", Native.description, None)
+    assert st.call(adopted, {"n": 4}) == {"half": 2}
+    assert adopted.seen[-1] == {"n": 4}  # checked, not transformed
+    with pytest.raises(ToolValidationError) as invalid:
+        st.call(adopted, {"n": "4", "x": 1})
+    assert invalid.value.target == "input" and set(invalid.value.fields) == {"n", "x"}
+    with pytest.raises(ToolExecutionError) as failed:
+        st.call(adopted, {"n": 3})
+    assert failed.value.message == "cannot halve: odd"
+    assert isinstance(failed.value.__cause__, ArithmeticError)
+    with pytest.raises(ToolValidationError) as output:
+        st.call(adopted, {"n": 0})
+    assert output.value.target == "output" and output.value.fields == ("half",)
+    formatted = st.call(st.with_formatted_output(adopted), {"n": 0})
+    assert formatted["error"].startswith("Invalid output for tool 'halve'")
+
+
+def test_a_wrapper_re_reads_a_schema_that_changed() -> None:
+    adopted = Adopted(Native())
+    assert st.call(adopted, {"n": 2}) == {"half": 1}
+    adopted.wrapped.schema = {"type": "object", "required": ["m"]}
+    with pytest.raises(ToolValidationError, match="m"):
+        st.call(adopted, {"n": 2})
+
+
+# -- metadata and names ---------------------------------------------------------------------
+
+
+def test_pack_and_unpack_metadata_round_trip() -> None:
+    search = sample_tools()["search"]
+    entry = pack_metadata(search)
+    assert entry == {
+        "title": "Search",
+        "output_schema": st.output_json_schema(search),
+        "meta": {"destructive": False, "idempotent": True},
+    }
+    stored = unpack_metadata({METADATA_KEY: entry, "other": 1})
+    assert (stored.name, stored.title, stored.meta) == (None, "Search", dict(search.meta))
+    assert stored.output_schema == st.output_json_schema(search)
+    renamed = pack_metadata(search, name="search_v2", slots=("title", "output_schema", "meta"))
+    assert renamed == {"name": "search"}
+    assert unpack_metadata(renamed).name == "search"
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [None, 3, "x", [1], {METADATA_KEY: "x"}, {METADATA_KEY: {"name": 1, "title": [], "meta": 2}}],
+)
+def test_foreign_metadata_is_ignored_not_trusted(metadata: Any) -> None:
+    stored = unpack_metadata(metadata)
+    assert (stored.name, stored.title, stored.output_schema, stored.meta) == (None, None, None, {})
+
+
+def test_export_tools_takes_one_or_many_and_refuses_collisions() -> None:
+    tools = sample_tools()
+    pairs = export_tools(tools["add"], lambda tool, name: (tool.name, name), OPENAI_NAMES)
+    assert pairs == [("add", "add")]
+
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    renamed = st.tool(shout, name="my tool.v2")
+    pairs = export_tools([renamed, shout], lambda tool, name: name, OPENAI_NAMES)
+    assert pairs == ["my_tool_v2", "shout"]
+    assert export_tools((renamed,), lambda tool, name: name, MCP_NAMES) == ["my_tool.v2"]
+    with pytest.raises(ToolNameError, match="'my tool.v2' and 'my_tool.v2' both become"):
+        export_tools([renamed, st.tool(shout, name="my_tool.v2")], lambda t, n: n, OPENAI_NAMES)
+    with pytest.raises(ToolNameError, match="two tools are named 'add'"):
+        export_tools([tools["add"], tools["add"]], lambda t, n: n, OPENAI_NAMES)
+    assert as_tools(x for x in [shout]) == [shout]
+
+
+# -- Adapter --------------------------------------------------------------------------------
+
+
+def test_an_adapter_asks_only_modules_already_imported(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "kit_framework.py").write_text("class Thing:\n    name = 'thing'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    adapter = Adapter(
+        target="kit",
+        distribution="standard-tool",
+        adopt="standard_tool.testing:sample_tools",
+        native=("kit_framework:Thing",),
+    )
+    sys.modules.pop("kit_framework", None)
+    assert adapter.standard_tool_adopt(obj=object()) is None
+    assert "kit_framework" not in sys.modules
+    import kit_framework
+
+    assert adapter.owns(kit_framework.Thing()) and not adapter.owns(object())
+    assert adapter.standard_tool_export(tool=sample_tools()["add"], target="kit", options={}) is None
+    [info] = adapter.standard_tool_targets()
+    assert (info.name, info.distribution) == ("kit", "standard-tool") and info.version
+
+
+# -- errors and copies ----------------------------------------------------------------------
+
+
+ERRORS = [
+    exceptions.ToolValidationError("t", "output", [Issue("bad", ("a", 0))]),
+    exceptions.ToolExecutionError("t", "ValueError: boom"),
+    exceptions.ServerError("tools/list", "no answer"),
+    exceptions.SchemaNotExpressibleError("openapi-3.0", "prefixItems", "/a", "one items"),
+    exceptions.UnknownTargetError("mcp", ["standard"], "standard-tool-mcp"),
+    exceptions.UnsupportedObjectError("no adapter"),
+    exceptions.ConversionError("no"),
+    exceptions.PluginError("no"),
+    exceptions.UsageError("no"),
+    exceptions.ToolNameError("no"),
+    exceptions.StandardToolError("no"),
+]
+
+
+def test_every_error_class_is_covered() -> None:
+    classes = {
+        obj for obj in vars(exceptions).values()
+        if isinstance(obj, type) and issubclass(obj, exceptions.StandardToolError)
+    }
+    assert classes == {type(error) for error in ERRORS}
+
+
+@pytest.mark.parametrize("error", ERRORS, ids=lambda e: type(e).__name__)
+def test_every_error_pickles_with_its_attributes(error: Exception) -> None:
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error) and str(back) == str(error)
+    assert vars(back) == vars(error)
+
+
+def test_execution_errors_keep_the_message() -> None:
+    error = ToolExecutionError("t", "ValueError: boom")
+    assert error.message == "ValueError: boom" and str(error) == "Tool 't' failed: ValueError: boom"
+
+
+def test_a_tool_deep_copies_with_its_own_meta() -> None:
+    for name, original in sample_tools().items():
+        clone = copy.deepcopy(original)
+        assert (clone.name, clone.input_schema, dict(clone.meta)) == (
+            original.name, original.input_schema, dict(original.meta),
+        )
+        assert copy.copy(original) is original
+    greet = sample_tools()["greet"]
+    clone = copy.deepcopy(greet)
+    assert asyncio.run(st.acall(clone, {"person": {"name": "Ada"}})) == "Hello, Ada"
+    tool = st.Tool(name="m", description="d", execute=len, meta={"tags": ["a"]})
+    clone = copy.deepcopy(tool)
+    assert clone.meta["tags"] == ["a"] and clone.meta["tags"] is not tool.meta["tags"]
+    assert st.call(clone, {"x": 1}) == 1
+
+
+def test_a_tool_pickles_where_its_function_does(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "kit_tools.py").write_text(
+        textwrap.dedent(
+            '''
+            import standard_tool as st
+
+            @st.tool(meta={"k": 1})
+            def double(n: int) -> int:
+                """Double."""
+                return 2 * n
+            '''
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import kit_tools
+
+    assert pickle.loads(pickle.dumps(kit_tools.double)) is kit_tools.double
+    made = st.tool(_add, name="adder", meta={"m": True})
+    back = pickle.loads(pickle.dumps(made))
+    assert (back.name, dict(back.meta), st.call(back, {"a": 2})) == ("adder", {"m": True}, 3)
+    search = sample_tools()["search"]
+    back = pickle.loads(pickle.dumps(search))
+    assert st.call(back, {"query": "q", "limit": 1}) == {"hits": ["q-0"], "total": 1}
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        pickle.dumps(st.Tool(name="l", description="d", execute=lambda input: input))
+
+
+# -- dialects -------------------------------------------------------------------------------
+
+
+def _const_to_enum(dialect: Dialect, schema: dict[str, Any], pointer: str) -> dict[str, Any]:
+    if "const" in schema:
+        schema["enum"] = [schema.pop("const")]
+    return schema
+
+
+def _no_titles(dialect: Dialect, schema: dict[str, Any], pointer: str) -> dict[str, Any]:
+    if "title" in schema and not pointer.endswith("/properties"):
+        schema.pop("title")
+    return schema
+
+
+class Enumerated(Dialect):
+    steps = (_const_to_enum, _no_titles)
+
+
+def test_a_registered_dialect_applies_its_steps_everywhere() -> None:
+    register_dialect("test-enumerated", Enumerated)
+    assert "test-enumerated" in dialects()
+    schema = {
+        "title": "T",
+        "type": "object",
+        "properties": {"kind": {"const": "a", "title": "Kind"}, "items": {"type": "array", "items": {"const": 1}}},
+        "$defs": {"D": {"const": True}},
+    }
+    assert convert_schema(schema, "test-enumerated") == {
+        "type": "object",
+        "properties": {"kind": {"enum": ["a"]}, "items": {"type": "array", "items": {"enum": [1]}}},
+        "$defs": {"D": {"enum": [True]}},
+    }
+    draft_07 = {"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"D": {"const": 1}}}
+    assert convert_schema(draft_07, "test-enumerated") == {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"D": {"enum": [1]}},
+    }
+
+    @st.tool
+    def pick(kind: str = "a") -> str:
+        """Pick."""
+        return kind
+
+    assert st.input_json_schema(pick, target="test-enumerated") == {
+        "type": "object",
+        "properties": {"kind": {"default": "a", "type": "string"}},
+        "additionalProperties": False,
+    }
+
+
+def test_dialect_names_are_checked() -> None:
+    with pytest.raises(UsageError, match="unknown schema dialect 'nope'.*draft-07"):
+        convert_schema({}, "nope")
+    with pytest.raises(UsageError, match="built-in"):
+        register_dialect("draft-07", Enumerated)
+    with pytest.raises(UsageError, match="Dialect subclass"):
+        register_dialect("x", dict)  # type: ignore[arg-type]
