@@ -10,7 +10,7 @@ from standard_tool.adapters import METADATA_KEY, WrapperTool, pack_metadata, unp
 from standard_tool.exceptions import UnsupportedObjectError
 from standard_tool.names import OPENAI_NAMES, sanitize_name
 
-from ._toy import ToyTool
+from standard_tool_toy._toy import ToyTool
 
 
 def to_toy(tool: Any, *, name: str | None = None) -> ToyTool:
