@@ -32,26 +32,6 @@ class ToyAdopted(WrapperTool):
     validate_input = True
     validate_output = True
 
-    @property
-    def name(self) -> str:
-        return unpack_metadata(self.wrapped.extras).name or self.wrapped.name
-
-    @property
-    def title(self) -> str | None:
-        return unpack_metadata(self.wrapped.extras).title
-
-    @property
-    def input_schema(self) -> Any:
-        return self.wrapped.parameters
-
-    @property
-    def output_schema(self) -> Any:
-        return unpack_metadata(self.wrapped.extras).output_schema
-
-    @property
-    def meta(self) -> dict[str, Any]:
-        return unpack_metadata(self.wrapped.extras).meta
-
     def run(self, input: Any, context: Any) -> Any:
         return self.wrapped.run(input, context)
 
@@ -60,4 +40,4 @@ def from_toy(obj: Any) -> ToyAdopted:
     """A standard tool that runs a toy tool."""
     if not isinstance(obj, ToyTool):
         raise UnsupportedObjectError(f"not a ToyTool: {type(obj).__name__}")
-    return ToyAdopted(obj)
+    return ToyAdopted(obj, input_schema=obj.parameters, **unpack_metadata(obj.extras).fields())

@@ -48,32 +48,15 @@ class LangChainTool(WrapperTool):
     wrapped: BaseTool
 
     def __init__(self, native: BaseTool) -> None:
-        super().__init__(native)
-        self._stored = unpack_metadata(native.metadata)
+        stored = unpack_metadata(native.metadata).fields()
+        if native.return_direct:
+            stored["meta"] = {**stored["meta"], "return_direct": True}
+        super().__init__(native, **stored)
 
     @property
     def native(self) -> BaseTool:
         """The LangChain tool."""
         return self.wrapped
-
-    @property
-    def name(self) -> str:
-        return self._stored.name or self.wrapped.name
-
-    @property
-    def title(self) -> str | None:
-        return self._stored.title
-
-    @property
-    def output_schema(self) -> Any:
-        return self._stored.output_schema
-
-    @cached_property
-    def meta(self) -> Mapping[str, Any]:
-        meta = dict(self._stored.meta)
-        if self.wrapped.return_direct:
-            meta["return_direct"] = True
-        return meta
 
     @cached_property
     def input_schema(self) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import warnings
 from collections.abc import Mapping
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -60,36 +59,19 @@ class MCPTool(WrapperTool):
         timeout: float | None = DEFAULT_TIMEOUT,
         loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
-        super().__init__(descriptor)
-        self.fields = fields_of(descriptor)
+        self.remote = fields = fields_of(descriptor)
+        super().__init__(
+            descriptor,
+            name=fields.original_name or fields.name,
+            title=fields.title,
+            description=fields.description,
+            input_schema=JsonSchema(fields.input_schema),
+            output_schema=None if fields.output_schema is None else JsonSchema(fields.output_schema),
+            meta=MappingProxyType(fields.meta),
+        )
         self.session = session
         self.timeout = timeout
         self._loop = _home(loop)
-
-    @property
-    def name(self) -> str:
-        return self.fields.original_name or self.fields.name
-
-    @property
-    def title(self) -> str | None:
-        return self.fields.title
-
-    @property
-    def description(self) -> str:
-        return self.fields.description
-
-    @cached_property
-    def input_schema(self) -> JsonSchema:
-        return JsonSchema(self.fields.input_schema)
-
-    @cached_property
-    def output_schema(self) -> JsonSchema | None:
-        output = self.fields.output_schema
-        return None if output is None else JsonSchema(output)
-
-    @cached_property
-    def meta(self) -> Mapping[str, Any]:
-        return MappingProxyType(self.fields.meta)
 
     def __repr__(self) -> str:
         return f"MCPTool(name={self.name!r})"
@@ -111,7 +93,7 @@ class MCPTool(WrapperTool):
     async def _request(self, arguments: Any, meta: Mapping[str, Any] | None) -> Any:
         try:
             return await _compat.call_tool(
-                self.session, self.fields.name, arguments, self.timeout, meta
+                self.session, self.remote.name, arguments, self.timeout, meta
             )
         except StandardToolError:
             raise
@@ -142,7 +124,7 @@ class MCPTool(WrapperTool):
         if self.output_schema is not None:
             if structured is None:
                 raise ToolExecutionError(self.name, "the server returned no structured content")
-            if self.fields.wrapped and isinstance(structured, dict):
+            if self.remote.wrapped and isinstance(structured, dict):
                 return structured.get("result")
             return structured
         if structured is not None:

@@ -19,7 +19,12 @@ __all__ = ["Connection", "connect"]
 
 
 class Connection:
-    """An MCP client session and the tools it lists; ``async with`` or ``with`` yields the tools.
+    """One session to ``server``, and the tools it lists: ``async with`` or ``with`` yields them.
+
+    ``server`` is a command (``"uvx mcp-server-time"`` or a list) run over stdio, an
+    ``http(s)://`` URL of a streamable-HTTP server, ``StdioServerParameters``, or an
+    in-process server (low-level ``Server``, ``FastMCP`` or ``MCPServer``), connected in memory.
+    ``timeout`` bounds every request, in seconds.
 
     With ``async with`` the session lives on the caller's event loop; with plain ``with``
     it lives on the shared background loop of :func:`standard_tool.call`, so the tools work
@@ -123,20 +128,6 @@ class Connection:
         held.result(timeout=None if self.timeout is None else self.timeout + 10)
 
 
-def connect(
-    server: Any,
-    *,
-    args: Sequence[str] = (),
-    env: Mapping[str, str] | None = None,
-    cwd: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
-) -> Connection:
-    """Open one session to ``server`` and yield its tools, as ``async with`` or ``with``.
-
-    ``server`` is a command (``"uvx mcp-server-time"`` or a list) run over stdio, an
-    ``http(s)://`` URL of a streamable-HTTP server, ``StdioServerParameters``, or an
-    in-process server (low-level ``Server``, ``FastMCP`` or ``MCPServer``), connected in memory.
-    ``timeout`` bounds every request, in seconds.
-    """
-    return Connection(server, args=args, env=env, cwd=cwd, headers=headers, timeout=timeout)
+connect = Connection
+"""``connect(server, *, args=(), env=None, cwd=None, headers=None, timeout=60.0)``: the
+:class:`Connection` to ``server``, for ``async with`` or ``with``."""

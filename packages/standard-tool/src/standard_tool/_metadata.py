@@ -48,6 +48,11 @@ class Stored:
     output_schema: dict[str, Any] | bool | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
+    def fields(self) -> dict[str, Any]:
+        """The tool fields it restores, for ``WrapperTool(wrapped, **stored.fields())``."""
+        restored = {"title": self.title, "output_schema": self.output_schema, "meta": self.meta}
+        return restored if self.name is None else {"name": self.name, **restored}
+
 
 def unpack_metadata(metadata: Any) -> Stored:
     """The ``standard_tool`` entry of a framework's ``metadata`` mapping (or the entry itself).

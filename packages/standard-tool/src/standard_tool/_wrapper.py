@@ -9,11 +9,35 @@ from typing import Any, Literal, NoReturn
 from ._call import acall, call
 from ._protocols import StandardSchema
 from ._schema import as_schema
-from .exceptions import StandardToolError, ToolValidationError
+from .exceptions import StandardToolError, ToolValidationError, UsageError
 
-__all__ = ["WrapperTool"]
+__all__ = ["FIELDS", "WrapperTool"]
 
-_NO_META: Mapping[str, Any] = {}
+FIELDS = ("name", "title", "description", "input_schema", "output_schema", "meta")
+"""The fields of a standard tool, which a wrapper delegates."""
+_DEFAULTS: dict[str, Any] = {"title": None, "input_schema": None, "output_schema": None}
+
+
+class _Field:
+    """A field given to the wrapper (or assigned), else read from the wrapped object."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        fields = obj.__dict__.get("_fields")
+        if fields and self.name in fields:
+            return fields[self.name]
+        if self.name == "meta":
+            return getattr(obj.wrapped, "meta", None) or {}
+        if self.name in _DEFAULTS:
+            return getattr(obj.wrapped, self.name, None)
+        return getattr(obj.wrapped, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__.setdefault("_fields", {})[self.name] = value
 
 
 class WrapperTool:
@@ -24,7 +48,8 @@ class WrapperTool:
     wraps its framework's own tool object and overrides what its framework does differently:
 
     - the fields (``name``, ``title``, ``description``, ``input_schema``, ``output_schema``,
-      ``meta``), which read the same attributes of :attr:`wrapped` by default;
+      ``meta``): given to the constructor, or else read from the same attributes of
+      :attr:`wrapped`; each may be assigned, or overridden by a property;
     - :meth:`run` / :meth:`arun`, how the wrapped object is called, and :attr:`is_async` /
       :attr:`has_async`, which of them ``execute`` and ``aexecute`` use;
     - :meth:`translate`, the framework's own errors as the project's;
@@ -38,36 +63,22 @@ class WrapperTool:
     validate_output: bool = False
     """Check the result against ``output_schema`` after :meth:`run`."""
 
-    def __init__(self, wrapped: Any) -> None:
+    def __init__(self, wrapped: Any, **fields: Any) -> None:
+        """Wrap ``wrapped``; ``fields`` (any of the six) are given here instead of read from it."""
+        unknown = sorted(set(fields) - set(FIELDS))
+        if unknown:
+            raise UsageError(f"WrapperTool takes the fields {FIELDS}, not {unknown}")
         self.wrapped = wrapped
+        self._fields: dict[str, Any] = fields
 
     # -- the definition ------------------------------------------------------------------
 
-    @property
-    def name(self) -> str:
-        name: str = self.wrapped.name
-        return name
-
-    @property
-    def title(self) -> str | None:
-        return getattr(self.wrapped, "title", None)
-
-    @property
-    def description(self) -> str:
-        description: str = self.wrapped.description
-        return description
-
-    @property
-    def input_schema(self) -> Any:
-        return getattr(self.wrapped, "input_schema", None)
-
-    @property
-    def output_schema(self) -> Any:
-        return getattr(self.wrapped, "output_schema", None)
-
-    @property
-    def meta(self) -> Mapping[str, Any]:
-        return getattr(self.wrapped, "meta", None) or _NO_META
+    name: str = _Field()  # type: ignore[assignment]
+    title: str | None = _Field()  # type: ignore[assignment]
+    description: str = _Field()  # type: ignore[assignment]
+    input_schema: Any = _Field()
+    output_schema: Any = _Field()
+    meta: Mapping[str, Any] = _Field()  # type: ignore[assignment]
 
     # -- how it runs ---------------------------------------------------------------------
 
