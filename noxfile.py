@@ -48,8 +48,13 @@ def core(session: nox.Session) -> None:
 
 def _interpreter(version: str) -> str:
     """A path to a working ``python<version>``, looking past pyenv shims; else the bare version."""
-    candidates = [shutil.which(f"python{version}"), *sorted(glob.glob(f"/root/.pyenv/versions/{version}.*/bin/python{version}"))]
-    candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")))
+    candidates = [
+        shutil.which(f"python{version}"),
+        *sorted(glob.glob(f"/root/.pyenv/versions/{version}.*/bin/python{version}")),
+    ]
+    candidates += sorted(
+        glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}"))
+    )
     for candidate in filter(None, candidates):
         if subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
             return candidate
@@ -64,12 +69,23 @@ def core_lowest(session: nox.Session) -> None:
     _pytest(session, f"{CORE}/tests", "integration_tests/test_toy_contract.py")
 
 
-def _adapter_session(package: Path, framework: str, version: str, extra: list[str], requires: list[str]) -> None:
+def _adapter_session(
+    package: Path, framework: str, version: str, extra: list[str], requires: list[str]
+) -> None:
     short = package.name.removeprefix("standard-tool-")
 
     @nox.session(name=f"{short}-{version}", python=PYTHON)
     def run(session: nox.Session) -> None:
-        session.install(*TEST_REQUIRES, *requires, *extra, "-e", CORE, "-e", str(package), f"{framework}=={version}")
+        session.install(
+            *TEST_REQUIRES,
+            *requires,
+            *extra,
+            "-e",
+            CORE,
+            "-e",
+            str(package),
+            f"{framework}=={version}",
+        )
         _pytest(session, str(package / "tests"))
 
     run.__doc__ = f"{package.name} against {framework} {version}."
@@ -82,18 +98,29 @@ for _package in sorted((ROOT / "packages").glob("standard-tool-*")):
         continue
     for _version, _extra in _matrix["versions"].items():
         _adapter_session(
-            _package.relative_to(ROOT), _matrix["framework"], _version, list(_extra), list(_matrix.get("test-requires", []))
+            _package.relative_to(ROOT),
+            _matrix["framework"],
+            _version,
+            list(_extra),
+            list(_matrix.get("test-requires", [])),
         )
 
 
 @nox.session(python=PYTHON)
 def integration(session: nox.Session) -> None:
     """Cross-framework tests: every adapter installed together, newest frameworks."""
-    packages = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "packages").glob("standard-tool*"))]
+    packages = [
+        str(p.relative_to(ROOT)) for p in sorted((ROOT / "packages").glob("standard-tool*"))
+    ]
     editable = [arg for path in [*packages, TOY] for arg in ("-e", path)]
     requires = []
     for path in packages:
-        matrix = tomllib.loads((ROOT / path / "pyproject.toml").read_text()).get("tool", {}).get("standard-tool", {}).get("matrix", {})
+        matrix = (
+            tomllib.loads((ROOT / path / "pyproject.toml").read_text())
+            .get("tool", {})
+            .get("standard-tool", {})
+            .get("matrix", {})
+        )
         requires += matrix.get("integration-requires", [])
     session.install(*TEST_REQUIRES, *requires, *editable)
     _pytest(session, "integration_tests")

@@ -46,7 +46,9 @@ def import_ms(module: str, runs: int = 9) -> tuple[float, list[str]]:
     )
     times, loaded = [], []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
         first, second = (out.stdout.splitlines() + [""])[:2]
         times.append(float(first))
         loaded = [name for name in second.split(",") if name]
@@ -61,9 +63,13 @@ def main() -> None:
     native = per_call_us(lambda: validated(**arguments))
     ours = per_call_us(lambda: pydantic_tool.execute(arguments))
     print(f"pydantic schema   validate_call        {native:7.2f} us")
-    print(f"                  Tool.execute         {ours:7.2f} us   ratio {ours / native:4.2f}x (goal <= 2x)")
+    print(
+        f"                  Tool.execute         {ours:7.2f} us   ratio {ours / native:4.2f}x (goal <= 2x)"
+    )
 
-    raw_tool = st.Tool(name="add", description="Add.", input_schema=RAW, execute=lambda i: i["a"] + i["b"])
+    raw_tool = st.Tool(
+        name="add", description="Add.", input_schema=RAW, execute=lambda i: i["a"] + i["b"]
+    )
     reference = jsonschema.Draft202012Validator(RAW)
 
     def with_jsonschema() -> int:
@@ -73,7 +79,9 @@ def main() -> None:
     baseline = per_call_us(with_jsonschema, number=10_000)
     raw = per_call_us(lambda: raw_tool.execute(arguments))
     print(f"raw JSON Schema   jsonschema + call    {baseline:7.2f} us")
-    print(f"                  Tool.execute         {raw:7.2f} us   ratio {raw / baseline:4.2f}x (goal <= 3 us)")
+    print(
+        f"                  Tool.execute         {raw:7.2f} us   ratio {raw / baseline:4.2f}x (goal <= 3 us)"
+    )
 
     pydantic_ms, _ = import_ms("pydantic")
     ours_ms, loaded = import_ms("standard_tool")

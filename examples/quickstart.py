@@ -23,7 +23,9 @@ CALLS = {
 def through_langchain(example: st.StandardTool, arguments: dict[str, Any]) -> str:
     """A model's tool call, run by LangChain's own runtime."""
     native = st.convert(example, to="langchain")
-    message = native.invoke({"type": "tool_call", "name": native.name, "args": arguments, "id": "call-1"})
+    message = native.invoke(
+        {"type": "tool_call", "name": native.name, "args": arguments, "id": "call-1"}
+    )
     return f"ToolMessage(status={message.status!r}, content={message.content!r})"
 
 
@@ -40,7 +42,10 @@ RUNTIMES = {"langchain": through_langchain, "mcp": through_mcp}
 
 def main() -> None:
     installed = st.targets()
-    print("installed targets:", ", ".join(f"{t.name} ({t.distribution} {t.version})" for t in installed))
+    print(
+        "installed targets:",
+        ", ".join(f"{t.name} ({t.distribution} {t.version})" for t in installed),
+    )
     for example in TOOLS:
         arguments = CALLS[example.name]
         print(f"\n== {example.name}: {example.description.splitlines()[0]}")
@@ -48,7 +53,9 @@ def main() -> None:
         print("call:", json.dumps(st.jsonable(st.call(example, arguments))))
         for target in installed:
             converted = st.convert(example, to=target.name)
-            print(f"  -> {target.name}: {type(converted).__module__}.{type(converted).__qualname__}")
+            print(
+                f"  -> {target.name}: {type(converted).__module__}.{type(converted).__qualname__}"
+            )
             if target.name in RUNTIMES:
                 print(f"     called there: {RUNTIMES[target.name](example, arguments)}")
         failed = st.call(st.with_formatted_output(example), {"unexpected": 1})

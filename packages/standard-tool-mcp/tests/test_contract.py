@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from standard_tool import StandardTool, convert
-from standard_tool.names import MCP_NAMES
 from standard_tool._call import run_sync
+from standard_tool.names import MCP_NAMES
 from standard_tool.testing import AdapterContract, NativeOutcome
 from standard_tool_mcp import Connection, _compat, connect, to_mcp_server, to_mcp_tool
 

@@ -203,7 +203,9 @@ def test_an_adapter_asks_only_modules_already_imported(
     import kit_framework
 
     assert adapter.owns(kit_framework.Thing()) and not adapter.owns(object())
-    assert adapter.standard_tool_export(tool=sample_tools()["add"], target="kit", options={}) is None
+    assert (
+        adapter.standard_tool_export(tool=sample_tools()["add"], target="kit", options={}) is None
+    )
     [info] = adapter.standard_tool_targets()
     assert (info.name, info.distribution) == ("kit", "standard-tool") and info.version
 
@@ -228,7 +230,8 @@ ERRORS = [
 
 def test_every_error_class_is_covered() -> None:
     classes = {
-        obj for obj in vars(exceptions).values()
+        obj
+        for obj in vars(exceptions).values()
         if isinstance(obj, type) and issubclass(obj, exceptions.StandardToolError)
     }
     assert classes == {type(error) for error in ERRORS}
@@ -247,10 +250,12 @@ def test_execution_errors_keep_the_message() -> None:
 
 
 def test_a_tool_deep_copies_with_its_own_meta() -> None:
-    for name, original in sample_tools().items():
+    for original in sample_tools().values():
         clone = copy.deepcopy(original)
         assert (clone.name, clone.input_schema, dict(clone.meta)) == (
-            original.name, original.input_schema, dict(original.meta),
+            original.name,
+            original.input_schema,
+            dict(original.meta),
         )
         assert copy.copy(original) is original
     greet = sample_tools()["greet"]
@@ -316,7 +321,10 @@ def test_a_registered_dialect_applies_its_steps_everywhere() -> None:
     schema = {
         "title": "T",
         "type": "object",
-        "properties": {"kind": {"const": "a", "title": "Kind"}, "items": {"type": "array", "items": {"const": 1}}},
+        "properties": {
+            "kind": {"const": "a", "title": "Kind"},
+            "items": {"type": "array", "items": {"const": 1}},
+        },
         "$defs": {"D": {"const": True}},
     }
     assert convert_schema(schema, "test-enumerated") == {
@@ -324,7 +332,10 @@ def test_a_registered_dialect_applies_its_steps_everywhere() -> None:
         "properties": {"kind": {"enum": ["a"]}, "items": {"type": "array", "items": {"enum": [1]}}},
         "$defs": {"D": {"enum": [True]}},
     }
-    draft_07 = {"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"D": {"const": 1}}}
+    draft_07 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"D": {"const": 1}},
+    }
     assert convert_schema(draft_07, "test-enumerated") == {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$defs": {"D": {"enum": [1]}},

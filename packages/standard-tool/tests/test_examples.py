@@ -32,10 +32,21 @@ def test_forecast_tool() -> None:
     forecast = weather.get_forecast
     schema = st.input_json_schema(forecast)
     assert schema["required"] == ["location", "day"]
-    assert schema["properties"]["location"] == {"$ref": "#/$defs/Location", "description": "Where to forecast."}
-    assert st.output_json_schema(forecast)["properties"]["summary"] == {"enum": ["sunny", "cloudy", "rain"], "type": "string"}
+    assert schema["properties"]["location"] == {
+        "$ref": "#/$defs/Location",
+        "description": "Where to forecast.",
+    }
+    assert st.output_json_schema(forecast)["properties"]["summary"] == {
+        "enum": ["sunny", "cloudy", "rain"],
+        "type": "string",
+    }
     result = st.call(forecast, {"location": {"city": "Lyon"}, "day": "2026-12-02"})
-    assert st.jsonable(result) == {"city": "Lyon", "day": "2026-12-02", "high_c": 22.5, "summary": "rain"}
+    assert st.jsonable(result) == {
+        "city": "Lyon",
+        "day": "2026-12-02",
+        "high_c": 22.5,
+        "summary": "rain",
+    }
     with pytest.raises(st.ToolValidationError) as raised:
         st.call(forecast, {"location": {"city": "Lyon", "country": "France"}, "day": "tomorrow"})
     assert raised.value.fields == ("location.country", "day")
@@ -44,7 +55,9 @@ def test_forecast_tool() -> None:
 
 def test_async_example_inside_a_loop() -> None:
     async def run() -> tuple[str, str]:
-        return st.call(weather.wait_and_echo, {"message": "a"}), await st.acall(weather.wait_and_echo, {"message": "b", "seconds": 0.01})
+        return st.call(weather.wait_and_echo, {"message": "a"}), await st.acall(
+            weather.wait_and_echo, {"message": "b", "seconds": 0.01}
+        )
 
     assert asyncio.run(run()) == ("a", "b")
     with pytest.raises(st.ToolValidationError, match="seconds"):
@@ -58,6 +71,11 @@ def test_raw_schema_example() -> None:
 
 
 def test_quickstart_runs() -> None:
-    out = subprocess.run([sys.executable, str(EXAMPLES / "quickstart.py")], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / "quickstart.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert 'call: {"product": 42}' in out.stdout
     assert "-> standard: standard_tool._tool.Tool" in out.stdout

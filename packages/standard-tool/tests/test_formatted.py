@@ -24,7 +24,10 @@ def test_success_passes_through_and_definition_is_kept() -> None:
     wrapped = with_formatted_output(divide)
     assert call(wrapped, {"a": 1, "b": 4}) == 0.25
     assert (wrapped.name, wrapped.title, wrapped.description, dict(wrapped.meta)) == (
-        "divide", "Divide", "Divide a by b.", {"read_only": True},
+        "divide",
+        "Divide",
+        "Divide a by b.",
+        {"read_only": True},
     )
     assert input_json_schema(wrapped) == input_json_schema(divide)
 
@@ -42,7 +45,9 @@ def test_failures_become_error_data() -> None:
 def test_async_tools_stay_async() -> None:
     wrapped = with_formatted_output(adivide)
     assert asyncio.iscoroutinefunction(wrapped.execute)
-    assert asyncio.run(acall(wrapped, {"a": 1, "b": 0}))["error"].startswith("Tool 'adivide' failed")
+    assert asyncio.run(acall(wrapped, {"a": 1, "b": 0}))["error"].startswith(
+        "Tool 'adivide' failed"
+    )
 
 
 def test_custom_format_and_applied_once() -> None:

@@ -57,7 +57,9 @@ def load_cases(suite: Path | None) -> list[Case]:
 
 CASES = load_cases(SUITE)
 REMOTES: dict[str, Any] = {
-    f"http://localhost:1234/{path.relative_to(SUITE / 'remotes').as_posix()}": json.loads(path.read_text())
+    f"http://localhost:1234/{path.relative_to(SUITE / 'remotes').as_posix()}": json.loads(
+        path.read_text()
+    )
     for path in (sorted((SUITE / "remotes").rglob("*.json")) if SUITE else [])
 }
 """The suite's remote documents, under the URIs its schemas use; handed over, never fetched."""

@@ -21,6 +21,7 @@ from standard_tool.exceptions import (
     UnknownTargetError,
     UnsupportedObjectError,
 )
+from standard_tool.hookspecs import TargetInfo, hookimpl
 from standard_tool.registry import (
     ALLOW_ENV,
     DISABLE_ENV,
@@ -31,7 +32,6 @@ from standard_tool.registry import (
     isolated_registry,
     make_plugin_manager,
 )
-from standard_tool.hookspecs import TargetInfo, hookimpl
 
 
 def _entry(name: str, value: str) -> EntryPoint:
@@ -88,7 +88,9 @@ def test_allow_list_and_disable_list(plugin_files: Any) -> None:
 
 
 def test_disabled_broken_plugin_is_never_imported() -> None:
-    manager = make_plugin_manager([_entry("broken", "no_such_module_here:x")], env={DISABLE_ENV: "broken"})
+    manager = make_plugin_manager(
+        [_entry("broken", "no_such_module_here:x")], env={DISABLE_ENV: "broken"}
+    )
     assert [name for name, _ in manager.list_name_plugin()] == ["standard"]
 
 
@@ -135,7 +137,9 @@ def test_unknown_target_lists_installed(plugin_manager: pluggy.PluginManager) ->
 
 
 def test_foreign_object_error_lists_installed(plugin_manager: pluggy.PluginManager) -> None:
-    with pytest.raises(UnsupportedObjectError, match=r"builtins\.object.*installed targets: .*'standard'"):
+    with pytest.raises(
+        UnsupportedObjectError, match=r"builtins\.object.*installed targets: .*'standard'"
+    ):
         st.adopt(object())
 
 
@@ -155,7 +159,9 @@ def test_import_and_discovery_import_no_framework() -> None:
 
 
 def test_import_standard_tool_does_not_import_pydantic_models() -> None:
-    code = "import sys, standard_tool; print('pydantic.main' in sys.modules, 'asyncio' in sys.modules)"
+    code = (
+        "import sys, standard_tool; print('pydantic.main' in sys.modules, 'asyncio' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 
@@ -175,7 +181,9 @@ def test_every_hook_is_documented_and_tested() -> None:
         assert f"def test_{name}(" in this_file, f"{name} has no test named after it"
 
 
-def test_lazy_exports_load_names_on_first_use(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lazy_exports_load_names_on_first_use(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     package = tmp_path / "lazy_adapter_pkg"
     package.mkdir()
     (package / "__init__.py").write_text(
@@ -240,7 +248,9 @@ def plugin_files(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_a_plugin_raising_system_exit_on_import_is_skipped(plugin_files: Any) -> None:
     plugin_files(exits="raise SystemExit(2)\n", other=ECHO_MODULE)
     with pytest.warns(PluginLoadWarning, match="'exits'.*SystemExit"):
-        manager = make_plugin_manager([BUILTIN, _entry("exits", "exits"), _entry("other", "other:Echo")], env={})
+        manager = make_plugin_manager(
+            [BUILTIN, _entry("exits", "exits"), _entry("other", "other:Echo")], env={}
+        )
     assert sorted(name for name, _ in manager.list_name_plugin()) == ["other", "standard"]
 
 
@@ -269,7 +279,9 @@ def test_a_plugin_whose_hooks_raise_is_skipped_and_named(plugin_files: Any) -> N
             assert [info.name for info in st.targets()] == ["standard"]
 
 
-def test_an_export_hook_that_raises_is_a_conversion_error_naming_the_plugin(plugin_files: Any) -> None:
+def test_an_export_hook_that_raises_is_a_conversion_error_naming_the_plugin(
+    plugin_files: Any,
+) -> None:
     plugin_files(
         brittle="""
         @hookimpl
@@ -287,7 +299,9 @@ def test_an_export_hook_that_raises_is_a_conversion_error_naming_the_plugin(plug
         assert isinstance(raised.value.__cause__, SystemExit)
 
 
-def test_a_name_claimed_twice_warns_naming_both_and_keeps_the_project_adapter(plugin_files: Any) -> None:
+def test_a_name_claimed_twice_warns_naming_both_and_keeps_the_project_adapter(
+    plugin_files: Any,
+) -> None:
     plugin_files(
         impostor="""
         @hookimpl
@@ -317,11 +331,19 @@ def test_a_name_claimed_twice_warns_naming_both_and_keeps_the_project_adapter(pl
         manager = make_plugin_manager(entries, env={})  # type: ignore[arg-type]
     assert manager.origins["langchain"] == "standard-tool-langchain"
     # under two entry-point names, the target itself is claimed twice
-    entries = [BUILTIN, FakeEntryPoint("impostor", "impostor", "evil-dist"),
-               FakeEntryPoint("langchain", "honest", "standard-tool-langchain")]
+    entries = [
+        BUILTIN,
+        FakeEntryPoint("impostor", "impostor", "evil-dist"),
+        FakeEntryPoint("langchain", "honest", "standard-tool-langchain"),
+    ]
     with isolated_registry(entries, env={}):  # type: ignore[arg-type]
-        with pytest.warns(PluginConflictWarning, match="'langchain'.*evil-dist.*standard-tool-langchain"):
-            assert st.convert(st.tool(lambda: None, name="n", description="d"), to="langchain") == "honest"
+        with pytest.warns(
+            PluginConflictWarning, match="'langchain'.*evil-dist.*standard-tool-langchain"
+        ):
+            assert (
+                st.convert(st.tool(lambda: None, name="n", description="d"), to="langchain")
+                == "honest"
+            )
 
 
 def test_unknown_names_in_the_variables_warn_and_the_core_target_stays(plugin_files: Any) -> None:

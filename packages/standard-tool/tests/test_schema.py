@@ -61,7 +61,17 @@ class EvenNumbers:
         (True, {"anything": 1}, None),
         (EvenNumbers(), 4, 5),
     ],
-    ids=["model", "dataclass", "typeddict", "int", "annotated", "literal-list", "raw", "raw-true", "custom"],
+    ids=[
+        "model",
+        "dataclass",
+        "typeddict",
+        "int",
+        "annotated",
+        "literal-list",
+        "raw",
+        "raw-true",
+        "custom",
+    ],
 )
 def test_every_kind_validates(declared: Any, good: Any, bad: Any) -> None:
     schema = as_schema(declared)
@@ -98,7 +108,16 @@ def test_raw_schema_issue_paths_name_fields() -> None:
     schema = as_schema(
         {
             "type": "object",
-            "properties": {"items": {"type": "array", "items": {"type": "object", "properties": {"q": {"type": "integer"}}, "required": ["q"]}}},
+            "properties": {
+                "items": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"q": {"type": "integer"}},
+                        "required": ["q"],
+                    },
+                }
+            },
             "required": ["items", "owner"],
             "additionalProperties": False,
         }
@@ -112,7 +131,16 @@ def test_deeply_nested_input_is_refused_not_crashed() -> None:
     nested: Any = []
     for _ in range(100_000):
         nested = [nested]
-    recursive = Tool(name="deep", description="d", input_schema={"type": "object", "properties": {"v": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}}}, execute=lambda input: "ran")
+    recursive = Tool(
+        name="deep",
+        description="d",
+        input_schema={
+            "type": "object",
+            "properties": {"v": {"$ref": "#/$defs/n"}},
+            "$defs": {"n": {"type": "array", "items": {"$ref": "#/$defs/n"}}},
+        },
+        execute=lambda input: "ran",
+    )
     with pytest.raises(ToolValidationError, match=f"deeper than {MAX_DEPTH}"):
         recursive.execute({"v": nested})
     shallow: Any = []

@@ -40,7 +40,12 @@ def test_function_tool_schema_and_docstring() -> None:
         "type": "object",
         "properties": {
             "point": {"$ref": "#/$defs/Point", "description": "Where to start."},
-            "steps": {"type": "integer", "minimum": 1, "default": 1, "description": "How far to go."},
+            "steps": {
+                "type": "integer",
+                "minimum": 1,
+                "default": 1,
+                "description": "How far to go.",
+            },
         },
         "required": ["point"],
         "additionalProperties": False,
@@ -80,7 +85,12 @@ def test_decorator_options_and_plain_call() -> None:
     def f(a: int) -> int:
         return a * 2
 
-    assert (f.name, f.title, f.description, dict(f.meta)) == ("renamed", "Nice title", "Custom.", {"destructive": True})
+    assert (f.name, f.title, f.description, dict(f.meta)) == (
+        "renamed",
+        "Nice title",
+        "Custom.",
+        {"destructive": True},
+    )
     assert f(4) == 8  # still a function
     with pytest.raises(TypeError):
         f.meta["x"] = 1  # type: ignore[index]
@@ -181,7 +191,9 @@ def test_positional_only_parameters() -> None:
     assert f.execute({"a": 5, "b": 2}) == 3
 
 
-@pytest.mark.parametrize("source", ["def f(*args: int) -> int: ...", "def f(**kw: int) -> int: ..."])
+@pytest.mark.parametrize(
+    "source", ["def f(*args: int) -> int: ...", "def f(**kw: int) -> int: ..."]
+)
 def test_variadic_parameters_are_refused(source: str) -> None:
     namespace: dict[str, Any] = {}
     exec(source, namespace)
@@ -199,14 +211,26 @@ def test_explicit_tool_with_raw_schema() -> None:
     t = Tool(
         name="inc",
         description="Increment.",
-        input_schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
-        output_schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        input_schema={
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+        },
+        output_schema={
+            "type": "object",
+            "properties": {"n": {"type": "integer"}},
+            "required": ["n"],
+        },
         execute=run,
     )
     assert t.execute({"n": 1}, "ctx") == {"n": 2} and received == [({"n": 1}, "ctx")]
     with pytest.raises(ToolValidationError, match="n"):
         t.execute({"n": "1"})  # JSON Schema: no coercion
-    assert output_json_schema(t) == {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    assert output_json_schema(t) == {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "required": ["n"],
+    }
 
 
 def test_explicit_tool_without_input_schema() -> None:
@@ -268,7 +292,12 @@ def test_standard_tool_protocol_accepts_plain_objects() -> None:
     from types import SimpleNamespace
 
     ns = SimpleNamespace(
-        name="n", title=None, description="d", input_schema=None, output_schema=None, meta={},
+        name="n",
+        title=None,
+        description="d",
+        input_schema=None,
+        output_schema=None,
+        meta={},
         execute=lambda input, context=None: 1,
     )
     assert isinstance(ns, st.StandardTool)

@@ -9,7 +9,6 @@ import standard_tool as st
 from standard_tool.adapters import METADATA_KEY, WrapperTool, pack_metadata, unpack_metadata
 from standard_tool.exceptions import UnsupportedObjectError
 from standard_tool.names import OPENAI_NAMES, sanitize_name
-
 from standard_tool_toy._toy import ToyTool
 
 

@@ -66,7 +66,9 @@ class MCPTool(WrapperTool):
             title=fields.title,
             description=fields.description,
             input_schema=JsonSchema(fields.input_schema),
-            output_schema=None if fields.output_schema is None else JsonSchema(fields.output_schema),
+            output_schema=None
+            if fields.output_schema is None
+            else JsonSchema(fields.output_schema),
             meta=MappingProxyType(fields.meta),
         )
         self.session = session

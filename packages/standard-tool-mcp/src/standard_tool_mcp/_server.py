@@ -76,16 +76,16 @@ def _error_result(error: StandardToolError) -> Any:
     return _compat.tool_result([text_block(str(error))], is_error=True)
 
 
-def to_mcp_server(tools: Iterable[Any] | Any, name: str = "standard-tool", version: str = "") -> Any:
+def to_mcp_server(
+    tools: Iterable[Any] | Any, name: str = "standard-tool", version: str = ""
+) -> Any:
     """A low-level MCP server (``mcp.server.lowlevel.Server``) that serves ``tools``.
 
     ``tools`` is one tool or several, each a standard tool or anything
     :func:`standard_tool.adopt` accepts. Names that MCP refuses are sanitized; two tools
     whose names collide raise ``ToolNameError``.
     """
-    served = {
-        entry.descriptor.name: entry for entry in export_tools(tools, _Served.of, MCP_NAMES)
-    }
+    served = {entry.descriptor.name: entry for entry in export_tools(tools, _Served.of, MCP_NAMES)}
     descriptors = [entry.descriptor for entry in served.values()]
     listing = ", ".join(repr(n) for n in served) or "none"
 

@@ -4,7 +4,6 @@ from ._call import acall, background_loop, blocked_loop, call, run_sync
 from ._formatted import with_formatted_output
 from ._json_schemas import input_json_schema, output_json_schema
 from ._protocols import JsonSchemaTarget, Result, StandardSchema, StandardTool, TargetInfo
-from .registry import adopt, convert, targets
 from ._schema import JsonSchema, PydanticSchema, as_schema, jsonable
 from ._tool import Tool, tool
 from .exceptions import (
@@ -16,6 +15,7 @@ from .exceptions import (
     UnsupportedObjectError,
     UsageError,
 )
+from .registry import adopt, convert, targets
 
 __all__ = [
     "Issue",

@@ -11,7 +11,14 @@ from urllib.parse import unquote
 
 from .exceptions import SchemaNotExpressibleError, UsageError
 
-__all__ = ["BUILTIN_DIALECTS", "Dialect", "convert_schema", "detect_dialect", "dialects", "register_dialect"]
+__all__ = [
+    "BUILTIN_DIALECTS",
+    "Dialect",
+    "convert_schema",
+    "detect_dialect",
+    "dialects",
+    "register_dialect",
+]
 
 MAX_DEPTH = 256
 """Subschemas (and JSON values) nested deeper than this are refused."""
@@ -301,7 +308,6 @@ class Dialect:
         for key in node:
             if key in banned:
                 self.fail(key, _ptr(pointer, key), banned[key])
-
 
     def inline(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
         """``node`` with its ``$ref`` replaced by a converted copy of the target."""

@@ -28,4 +28,3 @@ def output_json_schema(
     if schema is None:
         return None
     return schema.json_schema(side="output", target=target)
-

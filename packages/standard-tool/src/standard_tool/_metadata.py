@@ -82,9 +82,7 @@ def as_tools(tools: Any) -> list[Any]:
     return [tools]
 
 
-def export_tools(
-    tools: Any, export: Callable[[StandardTool, str], T], rule: NameRule
-) -> list[T]:
+def export_tools(tools: Any, export: Callable[[StandardTool, str], T], rule: NameRule) -> list[T]:
     """``export(tool, name)`` for one tool or each of several (anything ``adopt`` takes), each
     under a name ``rule`` accepts (sanitized where needed).
 

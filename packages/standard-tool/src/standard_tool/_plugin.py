@@ -82,7 +82,13 @@ class Adapter:
 
 
 def _type_checking(test: ast.expr) -> bool:
-    name = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+    name = (
+        test.id
+        if isinstance(test, ast.Name)
+        else test.attr
+        if isinstance(test, ast.Attribute)
+        else ""
+    )
     return name.lstrip("_") == "TYPE_CHECKING"
 
 

@@ -143,7 +143,9 @@ class Tool:
             name,
             "input",
         )
-        self._check_output = None if output_schema is None else _checker(output_schema, name, "output")
+        self._check_output = (
+            None if output_schema is None else _checker(output_schema, name, "output")
+        )
         is_async = inspect.iscoroutinefunction(inspect.unwrap(function)) or (
             not inspect.isfunction(function)
             and inspect.iscoroutinefunction(type(function).__call__)
@@ -219,14 +221,19 @@ class Tool:
         clone = Tool.__new__(type(self))
         for slot in Tool.__slots__:
             object.__setattr__(clone, slot, getattr(self, slot))
-        clone.meta = _NO_META if not self.meta else MappingProxyType(copy.deepcopy(dict(self.meta), memo))
+        clone.meta = (
+            _NO_META if not self.meta else MappingProxyType(copy.deepcopy(dict(self.meta), memo))
+        )
         clone.execute = getattr(clone, self.execute.__name__)  # bound to the clone
         return clone
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled by reference where a module holds it (``@tool`` at module level), else by
         its fields; either way only where its function pickles."""
-        module, qualname = getattr(self.function, "__module__", None), getattr(self.function, "__qualname__", "")
+        module, qualname = (
+            getattr(self.function, "__module__", None),
+            getattr(self.function, "__qualname__", ""),
+        )
         if module and _lookup(module, qualname) is self:
             return (_lookup, (module, qualname))
         fields = {"name": self.name, "title": self.title, "description": self.description}
@@ -316,7 +323,12 @@ def tool(
     meta: Mapping[str, Any] | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Turn a typed function (sync or async) into a :class:`Tool`; usable bare or with options."""
-    options: dict[str, Any] = {"name": name, "title": title, "description": description, "meta": meta}
+    options: dict[str, Any] = {
+        "name": name,
+        "title": title,
+        "description": description,
+        "meta": meta,
+    }
     if function is not None:
         return Tool.from_function(function, **options, localns=sys._getframe(1).f_locals)
 

@@ -9,7 +9,15 @@ from dataclasses import dataclass, field
 
 from .exceptions import ToolNameError
 
-__all__ = ["GEMINI_NAMES", "MCP_NAMES", "OPENAI_NAMES", "NameMap", "NameRule", "check_name", "sanitize_name"]
+__all__ = [
+    "GEMINI_NAMES",
+    "MCP_NAMES",
+    "OPENAI_NAMES",
+    "NameMap",
+    "NameRule",
+    "check_name",
+    "sanitize_name",
+]
 
 
 @dataclass(frozen=True, slots=True)

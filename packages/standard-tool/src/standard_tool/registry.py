@@ -372,7 +372,12 @@ def convert(obj: Any, to: str, **options: Any) -> Any:
         )
 
     answers = get_plugin_manager().call_each(
-        "standard_tool_export", only=owner[0], failure=failure, tool=tool, target=to, options=options
+        "standard_tool_export",
+        only=owner[0],
+        failure=failure,
+        tool=tool,
+        target=to,
+        options=options,
     )
     for _, result in answers:
         if result is not None:

@@ -136,7 +136,9 @@ class ExportContract(_Target):
 
     def test_native_runtime_rejects_extra_fields(self) -> None:
         arguments = {"query": "lamp", "unexpected": 1}
-        outcome = self.call_native(self.to_native(sample_tools()["search"]), arguments, self.context())
+        outcome = self.call_native(
+            self.to_native(sample_tools()["search"]), arguments, self.context()
+        )
         assert outcome.error is not None and "unexpected" in outcome.error, outcome
 
     def test_native_runtime_reports_tool_failure(self) -> None:
@@ -193,7 +195,9 @@ class AdoptContract(_Target):
 
         async def inside_a_loop() -> tuple[Any, Any]:
             # sync call() inside a running loop, then acall()
-            return call(back, arguments, self.context()), await acall(back, arguments, self.context())
+            return call(back, arguments, self.context()), await acall(
+                back, arguments, self.context()
+            )
 
         from_sync, from_async = asyncio.run(inside_a_loop())
         assert jsonable(from_sync) == expected and jsonable(from_async) == expected

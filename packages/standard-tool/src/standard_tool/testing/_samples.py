@@ -92,7 +92,10 @@ _SCHEMA_TOOL_INPUT: dict[str, Any] = {
 }
 _SCHEMA_TOOL_OUTPUT: dict[str, Any] = {
     "type": "object",
-    "properties": {"hits": {"type": "array", "items": {"type": "string"}}, "total": {"type": "integer"}},
+    "properties": {
+        "hits": {"type": "array", "items": {"type": "string"}},
+        "total": {"type": "integer"},
+    },
     "required": ["hits", "total"],
 }
 
@@ -107,7 +110,9 @@ def sample_tools() -> dict[str, StandardTool]:
     """Fresh sample tools covering the shapes an adapter must carry, by name."""
     return {
         "add": tool(_add, name="add"),
-        "greet": tool(_greet, name="greet", title="Greeter", meta={"read_only": True, "category": "social"}),
+        "greet": tool(
+            _greet, name="greet", title="Greeter", meta={"read_only": True, "category": "social"}
+        ),
         "search": Tool(
             name="search",
             title="Search",
