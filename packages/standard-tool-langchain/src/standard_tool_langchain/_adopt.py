@@ -79,11 +79,11 @@ class LangChainTool(WrapperTool):
         return isinstance(self.input_schema, dict) or bool(self.wrapped.handle_validation_error)
 
     @cached_property
-    def is_async(self) -> bool:  # type: ignore[override]
+    def is_async(self) -> bool:
         return _is_async_only(self.wrapped)
 
     @cached_property
-    def has_async(self) -> bool:  # type: ignore[override]
+    def has_async(self) -> bool:
         return self.is_async or _has_async_path(self.wrapped)
 
     @cached_property

@@ -49,7 +49,7 @@ class MCPTool(WrapperTool):
 
     validate_input = True
     validate_output = True
-    is_async = True  # type: ignore[assignment]
+    is_async = True
 
     def __init__(
         self,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
+from importlib import import_module
 from importlib.metadata import version
 from typing import Any
 
@@ -39,10 +40,10 @@ __all__ = [
 
 MAJOR = int(version("mcp").split(".")[0])
 
-if MAJOR >= 2:
-    from mcp.shared.exceptions import MCPError
-else:
-    from mcp.shared.exceptions import McpError as MCPError
+_types: Any = types  # names of one major only are looked up untyped
+_exceptions: Any = import_module("mcp.shared.exceptions")
+MCPError: type[Exception] = _exceptions.MCPError if MAJOR >= 2 else _exceptions.McpError
+"""The SDK's JSON-RPC error (``McpError`` in 1.x)."""
 
 ListHandler = Callable[[Any], Awaitable[list[types.Tool]]]
 CallHandler = Callable[
@@ -52,9 +53,10 @@ CallHandler = Callable[
 
 def error(code: int, message: str) -> Exception:
     """A JSON-RPC error the SDK sends as an error response."""
+    make: Any = MCPError
     if MAJOR >= 2:
-        return MCPError(code=code, message=message)
-    return MCPError(types.ErrorData(code=code, message=message))
+        return make(code=code, message=message)  # type: ignore[no-any-return]
+    return make(types.ErrorData(code=code, message=message))  # type: ignore[no-any-return]
 
 
 def make_server(
@@ -76,17 +78,17 @@ def make_server(
 
         return Server(name, version=version, on_list_tools=on_list, on_call_tool=on_call)
 
-    server = Server(name, version=version or None)
+    server: Any = Server(name, version=version or None)  # type: ignore[arg-type]
 
-    async def list_handler(request: Any) -> types.ServerResult:
+    async def list_handler(request: Any) -> Any:
         ctx = server.request_context
-        return types.ServerResult(types.ListToolsResult(tools=await list_tools(ctx)))
+        return _types.ServerResult(types.ListToolsResult(tools=await list_tools(ctx)))
 
-    async def call_handler(request: types.CallToolRequest) -> types.ServerResult:
+    async def call_handler(request: Any) -> Any:
         ctx = server.request_context
         meta = request.params.meta.model_dump(exclude_none=True) if request.params.meta else None
         result = await call_tool(ctx, request.params.name, request.params.arguments or {}, meta)
-        return types.ServerResult(result)
+        return _types.ServerResult(result)
 
     server.request_handlers[types.ListToolsRequest] = list_handler
     server.request_handlers[types.CallToolRequest] = call_handler
@@ -120,9 +122,10 @@ async def call_tool(
     meta: Mapping[str, Any] | None,
 ) -> types.CallToolResult:
     """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``."""
-    return await session.call_tool(
+    result: types.CallToolResult = await session.call_tool(
         name, arguments, _timeout(timeout), meta=dict(meta) if meta else None
     )
+    return result
 
 
 async def list_tools_page(session: Any, cursor: str | None) -> tuple[list[types.Tool], str | None]:
@@ -139,16 +142,18 @@ def result_parts(result: types.CallToolResult) -> tuple[bool, list[Any], Any]:
     """A ``tools/call`` result's ``isError``, content blocks and structured content."""
     if MAJOR >= 2:
         return bool(result.is_error), list(result.content), result.structured_content
-    return bool(result.isError), list(result.content), result.structuredContent
+    legacy: Any = result
+    return bool(legacy.isError), list(legacy.content), legacy.structuredContent
 
 
 def tool_result(
     content: list[Any], structured: Any = None, is_error: bool = False
 ) -> types.CallToolResult:
     """A ``tools/call`` result."""
-    return types.CallToolResult.model_validate(
+    result: types.CallToolResult = types.CallToolResult.model_validate(
         {"content": content, "structuredContent": structured, "isError": is_error}
     )
+    return result
 
 
 async def list_tools_raw(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
@@ -167,7 +172,7 @@ async def list_tools_raw(session: Any, cursor: str | None) -> tuple[list[Any], s
         model_config = ConfigDict(extra="allow")
         tools: list[Any] = []
 
-    request = types.ClientRequest(types.ListToolsRequest(method="tools/list", params=params))
+    request = _types.ClientRequest(_types.ListToolsRequest(method="tools/list", params=params))
     result = await session.send_request(request, RawList)
     return result.tools, (result.model_extra or {}).get("nextCursor")
 
@@ -181,7 +186,8 @@ def remember_output_schema(session: Any, tool: types.Tool) -> None:
 
 def dump(model: Any) -> dict[str, Any]:
     """A protocol model in its wire (camelCase) form."""
-    return model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    wire: dict[str, Any] = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return wire
 
 
 @asynccontextmanager
@@ -193,10 +199,10 @@ async def memory_session(server: Any, timeout: float | None = None) -> AsyncIter
         async with Client(server, read_timeout_seconds=timeout) as client:
             yield client
         return
-    from mcp.shared.memory import create_connected_server_and_client_session
-
+    memory: Any = import_module("mcp.shared.memory")
     server = getattr(server, "_mcp_server", server)  # FastMCP -> its low-level server
-    async with create_connected_server_and_client_session(server, _timeout(timeout)) as session:
+    connected = memory.create_connected_server_and_client_session(server, _timeout(timeout))
+    async with connected as session:
         yield session
 
 
@@ -254,7 +260,7 @@ def http_app(server: Any, host: str, path: str = "/mcp") -> Any:
     """A Starlette app serving ``server`` over streamable HTTP at ``path``."""
     if MAJOR >= 2:
         return server.streamable_http_app(streamable_http_path=path, host=host)
-    from mcp.server.fastmcp.server import StreamableHTTPASGIApp
+    StreamableHTTPASGIApp: Any = import_module("mcp.server.fastmcp.server").StreamableHTTPASGIApp
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from mcp.server.transport_security import TransportSecuritySettings
     from starlette.applications import Starlette

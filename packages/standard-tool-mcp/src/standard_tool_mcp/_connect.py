@@ -105,7 +105,8 @@ class Connection:
         loop = background_loop()
         ready: concurrent.futures.Future[list[MCPTool]] = concurrent.futures.Future()
         self._held = asyncio.run_coroutine_threadsafe(self._hold(ready), loop)
-        done, _ = concurrent.futures.wait([ready, self._held], return_when="FIRST_COMPLETED")
+        waiting: list[concurrent.futures.Future[Any]] = [ready, self._held]
+        done, _ = concurrent.futures.wait(waiting, return_when="FIRST_COMPLETED")
         if ready in done:
             return ready.result()
         self._held.result()  # raises why the session could not open

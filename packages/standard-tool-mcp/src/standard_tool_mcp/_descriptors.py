@@ -41,8 +41,8 @@ def wrap_output(schema: dict[str, Any]) -> dict[str, Any]:
     if schema.get("type") == "object":
         return schema
     inner = dict(schema)
-    defs = {key: inner.pop(key) for key in ("$defs", "definitions") if key in inner}
-    dialect = {"$schema": inner.pop("$schema")} if "$schema" in inner else {}
+    defs: dict[str, Any] = {k: inner.pop(k) for k in ("$defs", "definitions") if k in inner}
+    dialect: dict[str, Any] = {"$schema": inner.pop("$schema")} if "$schema" in inner else {}
     return {
         **dialect,
         "type": "object",
@@ -56,7 +56,9 @@ def wrap_output(schema: dict[str, Any]) -> dict[str, Any]:
 def unwrap_output(schema: dict[str, Any]) -> dict[str, Any]:
     """The inverse of :func:`wrap_output` for a schema that carries the marker."""
     inner = dict(schema["properties"]["result"])
-    extras = {key: schema[key] for key in ("$schema", "$defs", "definitions") if key in schema}
+    extras: dict[str, Any] = {
+        key: schema[key] for key in ("$schema", "$defs", "definitions") if key in schema
+    }
     return {**extras, **inner} if "$schema" in extras else {**inner, **extras}
 
 
@@ -144,7 +146,7 @@ def fields_of(descriptor: Any) -> Fields:
             meta[key] = annotations.pop(hint)
     if annotations:
         extra["annotations"] = annotations
-    clashes = {}
+    clashes: dict[str, Any] = {}
     wire_meta = dict(wire.pop("_meta", None) or {})
     original = unpack_metadata(wire_meta.pop(METADATA_KEY, None)).name
     for key, value in wire_meta.items():

@@ -92,9 +92,11 @@ def run_sync(awaitable: Awaitable[T]) -> T:
         caller = None
     coroutine = _blocking(coroutine, caller)
     if _portal.is_current():  # called from a tool running on the portal itself
-        return _run_in_new_thread(coroutine)
+        nested: T = _run_in_new_thread(coroutine)
+        return nested
     future = asyncio.run_coroutine_threadsafe(coroutine, _portal.loop())
-    return future.result()
+    result: T = future.result()
+    return result
 
 
 async def _await(awaitable: Awaitable[T]) -> T:
@@ -117,7 +119,8 @@ def _run_in_new_thread(coroutine: Coroutine[Any, Any, T]) -> T:
     thread.join()
     if "error" in outcome:
         raise outcome["error"]
-    return outcome["value"]
+    value: T = outcome["value"]
+    return value
 
 
 def _failure(tool: Any, exc: Exception) -> ToolExecutionError:

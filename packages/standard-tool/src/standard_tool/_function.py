@@ -96,7 +96,7 @@ def inspect_function(
         else:
             fields[param.name] = (annotation, field)
 
-    model = create_model(  # type: ignore[call-overload]
+    model = create_model(
         _model_name(name),
         __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
         **fields,

@@ -210,9 +210,12 @@ class PydanticSchema:
             "validation" if side == "input" else "serialization"
         )
         generator = self._generator or GenerateJsonSchema
+        schema: dict[str, Any]
         if self._adapter is None:
-            return self.type.model_json_schema(mode=mode, schema_generator=generator)
-        return self._adapter.json_schema(mode=mode, schema_generator=generator)
+            schema = self.type.model_json_schema(mode=mode, schema_generator=generator)
+        else:
+            schema = self._adapter.json_schema(mode=mode, schema_generator=generator)
+        return schema
 
 
 def _json_schema(schema: Any, resources: Mapping[str, Any]) -> JsonSchema:
