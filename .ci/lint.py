@@ -1,0 +1,101 @@
+"""Lint every package: ruff check, ruff format --check, mypy --strict; counts per package.
+
+Run by the ``lint`` session (``uvx nox -s lint``), in a venv holding every package (editable),
+the newest framework of each adapter, the test dependencies and the lint tools. Every check runs
+even after one fails, then a table gives the error count of each (package, check) and the exit
+status is 1 if any count is not zero.
+
+Tests, benchmarks and examples are checked with the same strict settings as the packages: they
+are typed code using the public API, and a type error there is most often an error of that API.
+mypy runs once per unit below, so that the test folders' ``conftest`` modules do not collide.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+UNITS: dict[str, list[str]] = {
+    "core": ["packages/standard-tool/src"],
+    "core tests": ["packages/standard-tool/tests"],
+    "langchain": ["packages/standard-tool-langchain/src"],
+    "langchain tests": ["packages/standard-tool-langchain/tests"],
+    "mcp": ["packages/standard-tool-mcp/src"],
+    "mcp tests": ["packages/standard-tool-mcp/tests"],
+    "toy plugin": ["integration_tests/toy-plugin/src"],
+    "integration tests": ["integration_tests"],
+    "benchmarks": ["benchmarks"],
+    "examples": ["examples"],
+    "repository": ["noxfile.py", ".ci", "tests"],
+}
+"""Each unit and its paths; for ruff, a file belongs to the unit with the longest matching path."""
+
+MYPY_EXCLUDE = {"integration tests": "^integration_tests/toy-plugin/"}
+
+
+def unit_of(path: str) -> str:
+    if path.endswith(".md"):
+        return "docs"  # when ruff is asked to format the Python blocks of Markdown files
+    matches = [
+        (len(prefix), unit)
+        for unit, prefixes in UNITS.items()
+        for prefix in prefixes
+        if path == prefix or path.startswith(prefix.rstrip("/") + "/")
+    ]
+    return max(matches)[1] if matches else "other"
+
+
+def run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    print("$", " ".join(command), flush=True)
+    out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    print(out.stdout + out.stderr, end="", flush=True)
+    return out
+
+
+def ruff(counts: dict[tuple[str, str], int]) -> None:
+    checks = {
+        "ruff check": ["check", "--output-format=concise", "."],
+        "ruff format": ["format", "--check", "--output-format=concise", "."],
+    }
+    for check, args in checks.items():
+        out = run([sys.executable, "-m", "ruff", *args])
+        for line in out.stdout.splitlines():
+            if match := re.match(r"^(\S+?):\d+:\d+: ", line):
+                unit = unit_of(match.group(1))
+                counts[unit, check] = counts.get((unit, check), 0) + 1
+        if out.returncode and not any(key[1] == check for key in counts):
+            counts["(ruff failed)", check] = 1
+
+
+def mypy(counts: dict[tuple[str, str], int]) -> None:
+    for unit, paths in UNITS.items():
+        exclude = ["--exclude", MYPY_EXCLUDE[unit]] if unit in MYPY_EXCLUDE else []
+        out = run([sys.executable, "-m", "mypy", "--strict", *exclude, *paths])
+        errors = sum(1 for line in out.stdout.splitlines() if re.match(r"^\S+:\d+: error: ", line))
+        if out.returncode and not errors:
+            errors = 1  # mypy failed without reporting errors (a crash, a bad option)
+        counts[unit, "mypy --strict"] = errors
+
+
+def main() -> int:
+    counts: dict[tuple[str, str], int] = {}
+    ruff(counts)
+    mypy(counts)
+    checks = ["ruff check", "ruff format", "mypy --strict"]
+    units = [*UNITS, *sorted({unit for unit, _ in counts} - set(UNITS))]
+    width = max(len(unit) for unit in units)
+    print("\n" + " " * width + "".join(f"  {check:>13}" for check in checks))
+    for unit in units:
+        row = "".join(f"  {counts.get((unit, check), 0):>13}" for check in checks)
+        print(f"{unit:<{width}}{row}")
+    total = sum(counts.values())
+    print(f"\nlint: {total} error(s)" if total else "\nlint: clean")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

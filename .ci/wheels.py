@@ -1,0 +1,201 @@
+"""Every package builds as a wheel and installs alone, from wheels, with uv and with pip.
+
+Run by the ``wheels`` session (``uvx nox -s wheels``). In a temporary folder:
+
+1. ``uv build --all-packages --no-sources`` builds an sdist and a wheel of every package (the
+   wheel from the sdist); each wheel's metadata must name no local path.
+2. For each package, a fresh venv gets that package's wheel and the core's wheel, nothing else
+   from this repository (the frameworks come from the package index), by ``uv pip install`` of
+   the two files, then by ``pip install --find-links <wheels> <name>``.
+3. The README's "Install" commands run as written (from the repository root) in fresh venvs.
+
+After each install: ``pip check``; nothing installed is editable or a folder of this repository;
+the targets listed by ``standard_tool.targets()`` are exactly the ones installed; and a smoke
+script converts a tool to each installed target and calls the result.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = {
+    "standard-tool": "packages/standard-tool",
+    "standard-tool-langchain": "packages/standard-tool-langchain",
+    "standard-tool-mcp": "packages/standard-tool-mcp",
+    "standard-tool-toy": "integration_tests/toy-plugin",
+}
+TARGETS = {
+    "standard-tool": "standard",
+    "standard-tool-langchain": "langchain",
+    "standard-tool-mcp": "mcp",
+    "standard-tool-toy": "toy",
+}
+
+SMOKE = r"""
+import importlib.metadata, json, pathlib, sys
+import standard_tool as st
+
+root, expected, mode = pathlib.Path(sys.argv[1]).resolve(), set(sys.argv[2].split(",")), sys.argv[3]
+for dist in importlib.metadata.distributions():
+    name = dist.metadata["Name"]
+    direct = json.loads(dist.read_text("direct_url.json") or "{}")
+    assert not direct.get("dir_info", {}).get("editable"), f"{name} is installed editable"
+    if mode == "wheels":
+        assert "dir_info" not in direct, f"{name} is installed from a folder: {direct}"
+    for file in dist.files or []:
+        if file.name.endswith(".pth"):
+            text = pathlib.Path(str(file.locate())).read_text()
+            assert str(root) not in text, f"{file} puts the repository on sys.path"
+assert not pathlib.Path(st.__file__).resolve().is_relative_to(root), st.__file__
+assert {t.name for t in st.targets()} == expected, (st.targets(), expected)
+
+
+@st.tool
+def add(a: int, b: int = 1) -> int:
+    '''Add two integers.'''
+    return a + b
+
+
+assert st.call(add, {"a": 2}) == 3
+if "langchain" in expected:
+    native = st.convert(add, to="langchain")
+    assert native.invoke({"a": 2, "b": 3}) == 5
+    message = native.invoke({"type": "tool_call", "name": "add", "args": {"a": 2}, "id": "c1"})
+    assert (message.content, message.artifact) == ("3", 3)
+    assert st.call(st.adopt(native), {"a": 1}) == 2
+if "mcp" in expected:
+    from standard_tool_mcp import connect, to_mcp_server
+
+    assert st.convert(add, to="mcp").name == "add"
+    with connect(to_mcp_server([add])) as tools:
+        assert st.call(tools[0], {"a": 40, "b": 2}) == 42
+if "toy" in expected:
+    assert st.call(st.adopt(st.convert(add, to="toy")), {"a": 2}) == 3
+print("smoke:", ", ".join(sorted(expected)), "ok")
+"""
+
+
+def run(*command: str | Path, cwd: Path | None = None) -> str:
+    print("$", shlex.join(str(part) for part in command), flush=True)
+    out = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True)
+    print(out.stdout + out.stderr, end="", flush=True)
+    if out.returncode:
+        raise SystemExit(f"failed ({out.returncode}): {shlex.join(str(p) for p in command)}")
+    return out.stdout
+
+
+class Workspace:
+    def __init__(self, tmp: Path, uv: str) -> None:
+        self.tmp, self.uv, self.count = tmp, uv, 0
+
+    def venv(self, label: str, *, pip: bool = False) -> Path:
+        """A fresh venv (with pip when asked) on the interpreter running this script."""
+        self.count += 1
+        path = self.tmp / f"venv-{self.count}-{label}"
+        seed = ["--seed"] if pip else []
+        run(self.uv, "venv", "--quiet", *seed, "--python", sys.executable, path, cwd=self.tmp)
+        return path
+
+    def check(self, venv: Path, names: list[str], mode: str = "wheels") -> None:
+        python = venv / "bin" / "python"
+        run(self.uv, "pip", "check", "--python", python, cwd=self.tmp)
+        targets = ",".join(sorted(TARGETS[name] for name in {"standard-tool", *names}))
+        smoke = self.tmp / "smoke.py"
+        smoke.write_text(SMOKE)
+        run(python, "-I", smoke, ROOT, targets, mode, cwd=self.tmp)
+
+
+def build(tmp: Path, uv: str) -> dict[str, Path]:
+    dist = tmp / "dist"
+    run(uv, "build", "--all-packages", "--no-sources", "--out-dir", dist, cwd=ROOT)
+    wheels = {}
+    for name in PACKAGES:
+        stem = name.replace("-", "_")
+        (wheel,) = dist.glob(f"{stem}-*-py3-none-any.whl")
+        assert len(list(dist.glob(f"{stem}-*.tar.gz"))) == 1, f"no sdist of {name}"
+        with zipfile.ZipFile(wheel) as archive:
+            (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+            requires = [
+                line
+                for line in archive.read(metadata).decode().splitlines()
+                if line.startswith("Requires-Dist:")
+            ]
+        local = [line for line in requires if "@" in line or "file:" in line]
+        assert not local, f"{wheel.name} requires local paths: {local}"
+        wheels[name] = wheel
+    return wheels
+
+
+def readme_installs() -> list[str]:
+    """The commands of the README's "Install" section (its ``sh`` blocks), comments removed."""
+    text = (ROOT / "README.md").read_text()
+    section = re.search(r"^## Install\n(.*?)(?=^## )", text, re.M | re.S)
+    assert section, "README.md has no '## Install' section"
+    blocks = re.findall(r"^```sh\n(.*?)^```", section.group(1), re.M | re.S)
+    commands = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
+    commands = [c for c in commands if c]
+    assert commands, "README.md's Install section has no command"
+    return commands
+
+
+def readme_install(ws: Workspace, command: str) -> None:
+    """Run one README install command as written, into a fresh venv, then check it."""
+    words = shlex.split(command)
+    names = [name for name, path in PACKAGES.items() if f"./{path}" in words]
+    if words[:2] == ["pip", "install"]:
+        venv = ws.venv("readme-pip", pip=True)
+        run(venv / "bin" / "python", "-m", *words, cwd=ROOT)
+    elif words[:3] == ["uv", "pip", "install"]:
+        venv = ws.venv("readme-uv")
+        run(ws.uv, *words[1:], "--python", venv / "bin" / "python", cwd=ROOT)
+    else:
+        raise SystemExit(f"README install command not understood: {command}")
+    ws.check(venv, names, mode="clone")
+
+
+def main() -> int:
+    uv = shutil.which("uv") or sys.exit("uv not found")
+    with tempfile.TemporaryDirectory(prefix="standard-tool-wheels-") as name:
+        tmp = Path(name)
+        ws = Workspace(tmp, uv)
+        wheels = build(tmp, uv)
+        for package in PACKAGES:
+            files = sorted({wheels["standard-tool"], wheels[package]})
+            venv = ws.venv(f"uv-{package}")
+            run(
+                uv,
+                "pip",
+                "install",
+                "--no-sources",
+                "--python",
+                venv / "bin" / "python",
+                *files,
+                cwd=tmp,
+            )
+            ws.check(venv, [package])
+
+            venv = ws.venv(f"pip-{package}", pip=True)
+            binary = f"--only-binary={','.join(sorted({'standard-tool', package}))}"
+            pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
+            run(*pip, "--find-links", wheels[package].parent, binary, package, cwd=tmp)
+            ws.check(venv, [package])
+        for command in readme_installs():
+            readme_install(ws, command)
+    print(
+        f"wheels: {len(PACKAGES)} packages built and installed alone (uv, pip); README installs ok"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("UV_PYTHON_DOWNLOADS", "never")
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Every Python block of every Markdown file in the repository runs, and prints what it says.
+
+pytest-examples finds the blocks (fences whose language starts with ``py``), so a new block is
+tested without being listed anywhere. A ``print(...)`` followed by ``#> output`` lines is
+checked against what the block really prints; ``pytest integration_tests/test_readmes.py
+--update-examples`` rewrites those lines. Blocks run in this session's environment, where every
+adapter is installed, with the repository root as the working directory.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from pathlib import Path
+
+import pytest
+from pytest_examples import CodeExample, EvalExample, find_examples
+
+ROOT = Path(__file__).resolve().parents[1]
+SKIP = {"node_modules", "build", "dist", "json-schema-test-suite"}
+
+
+def markdown_files() -> list[Path]:
+    """Every ``*.md`` file of the repository, outside hidden and generated folders."""
+    found = []
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in SKIP]
+        found += [Path(folder, name) for name in files if name.endswith(".md")]
+    return sorted(found)
+
+
+FILES = markdown_files()
+EXAMPLES = [example for path in FILES for example in find_examples(path)]
+
+
+def test_every_readme_is_searched() -> None:
+    readmes = {
+        "README.md",
+        "packages/standard-tool/README.md",
+        "packages/standard-tool-langchain/README.md",
+        "packages/standard-tool-mcp/README.md",
+        "integration_tests/toy-plugin/README.md",
+        "benchmarks/README.md",
+    }
+    assert readmes <= {path.relative_to(ROOT).as_posix() for path in FILES}
+    with_python = {example.path.relative_to(ROOT).as_posix() for example in EXAMPLES}
+    assert {
+        "README.md",
+        "packages/standard-tool/README.md",
+        "packages/standard-tool-langchain/README.md",
+        "packages/standard-tool-mcp/README.md",
+    } <= with_python
+
+
+@pytest.mark.parametrize(
+    "example", EXAMPLES, ids=lambda e: f"{e.path.relative_to(ROOT)}:{e.start_line}"
+)
+def test_python_block(
+    example: CodeExample, eval_example: EvalExample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    eval_example.set_config(line_length=100)
+    try:
+        if eval_example.update_examples:
+            eval_example.run_print_update(example)
+        else:
+            eval_example.run_print_check(example)
+    except Exception as error:
+        message = f"{example.path.relative_to(ROOT)}:{example.start_line}: {_describe(error)}"
+    else:
+        return
+    pytest.fail(message, pytrace=False)  # outside `except`, so that the error is not its context
+
+
+def _describe(error: Exception) -> str:
+    """The error and its traceback, which pytest-examples maps onto the Markdown file's lines.
+
+    Formatted here: pytest's own report of that synthetic traceback crashes on some Python
+    versions (``RuntimeError: generator raised StopIteration`` in ``traceback.extract_tb``).
+    """
+    try:
+        return "".join(traceback.format_exception(error))
+    except RuntimeError:
+        frames, tb = [], error.__traceback__
+        while tb is not None:
+            frames.append(f"  {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}")
+            tb = tb.tb_next
+        return "\n".join([f"{type(error).__name__}: {error}", *frames])

@@ -1,0 +1,78 @@
+"""The test command: tox.ini mirrors the noxfile, and a missing interpreter fails the run."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from nox.project import load_toml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_tox_ini_is_the_one_the_noxfile_writes(noxfile: ModuleType) -> None:
+    assert (ROOT / "tox.ini").read_text() == noxfile.tox_ini(), "run `uvx nox -s tox-ini`"
+
+
+def test_tox_ini_holds_every_session(noxfile: ModuleType) -> None:
+    config = configparser.ConfigParser(interpolation=None)
+    config.read(ROOT / "tox.ini")
+    names = [env.name for env in noxfile.ENVS]
+    assert config["tox"]["env_list"].split() == names
+    for env in noxfile.ENVS:
+        section = config[f"testenv:{env.name}"]
+        assert section["base_python"] == f"python{env.python}"
+        assert section["commands_pre"].split("\n")[1:] == [
+            "uv pip install " + " ".join(args) for args in env.installs()
+        ]
+
+
+def test_each_adapter_version_installs_with_its_framework_pinned(noxfile: ModuleType) -> None:
+    envs = {env.name: env for env in noxfile.ENVS}
+    adapters = sorted((ROOT / "packages").glob("standard-tool-*"))
+    assert adapters
+    for package in adapters:
+        matrix = load_toml(package / "pyproject.toml")["tool"]["standard-tool"]["matrix"]
+        short = package.name.removeprefix("standard-tool-")
+        for version, extra in matrix["versions"].items():
+            (install,) = envs[f"{short}-{version}"].installs()  # one resolution: ranges are checked
+            assert f"{matrix['framework']}=={version}" in install
+            assert set(extra) <= set(install)
+            assert install[-4:] == [
+                "-e",
+                "packages/standard-tool",
+                "-e",
+                f"packages/{package.name}",
+            ]
+
+
+def test_the_noxfile_names_no_path_outside_the_repository() -> None:
+    source = (ROOT / "noxfile.py").read_text()
+    assert not re.findall(r"""["'](?:/|~/|[A-Za-z]:\\)\w[^"']*""", source)
+
+
+def test_interpreters_are_found_or_left_to_nox(noxfile: ModuleType) -> None:
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    found = noxfile.interpreter(version)
+    out = subprocess.run(
+        [found, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True
+    )
+    assert out.stdout.strip() == str(sys.version_info[:2])
+    assert noxfile.interpreter("3.99") == "3.99"
+
+
+def test_a_missing_interpreter_fails_the_run(tmp_path: Path) -> None:
+    env = {
+        key: value for key, value in os.environ.items() if key not in {"CI", "NOX_CURRENT_SESSION"}
+    }
+    command = [sys.executable, "-m", "nox", "--noxfile", str(ROOT / "noxfile.py")]
+    command += ["--envdir", str(tmp_path), "--force-python", "3.99", "--sessions", "core"]
+    out = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode != 0, out.stderr
+    assert re.search(r"interpreter 3\.99 not found", out.stderr, re.I), out.stderr
+    assert "skipped" not in out.stderr.lower()

@@ -1,0 +1,50 @@
+"""What the README says about the test command and CI is what they do."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+CI = (ROOT / ".ci" / "run").read_text()
+
+
+def section(title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.M | re.S)
+    assert match, f"README.md has no '## {title}' section"
+    return match.group(1)
+
+
+def commands(text: str) -> list[str]:
+    """The commands of the ``sh`` blocks of ``text``, without comments."""
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
+    lines = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line]
+
+
+def test_the_compatibility_table_lists_every_session_in_order(noxfile: ModuleType) -> None:
+    rows = re.findall(r"^\| `([^`]+)` \| ([\d.]+) \|", section("Compatibility"), re.M)
+    assert rows == [(env.name, env.python) for env in noxfile.ENVS]
+
+
+def test_ci_runs_the_quick_start_commands() -> None:
+    quick_start = commands(section("Quick start"))
+    assert quick_start == ["uv run examples/quickstart.py", "uvx nox"]
+    ci_lines = [line.strip() for line in CI.splitlines()]
+    for command in quick_start:
+        assert command in ci_lines, f".ci/run does not run `{command}`"
+
+
+def test_ci_does_not_depend_on_the_callers_environment() -> None:
+    assert "set -euo pipefail" in CI
+    assert "export UV_SYSTEM_CERTS=1" in CI  # TLS without SSL_CERT_FILE
+    assert "pip install" in CI and "uv" in CI  # installs uv when it is missing
+
+
+def test_the_install_commands_name_the_core_beside_the_adapter() -> None:
+    install = commands(section("Install"))
+    assert install
+    for command in install:
+        assert "./packages/standard-tool " in command + " ", command
