@@ -1,6 +1,6 @@
 """The test command, ``uvx nox``: every session below runs by default.
 
-- ``lint``: ruff (check and format) and ``mypy --strict`` over every package, tests included.
+- ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package.
 - ``repo``: the repository's own checks (``tests/``): tox.ini, the README, the CI script.
 - ``wheels``: every package built as a wheel and installed alone, with uv and with pip.
 - ``core`` / ``core-lowest``: the core and the toy third-party plugin, newest and lowest
@@ -117,7 +117,7 @@ def envs() -> list[Env]:
     out = [
         Env(
             "lint",
-            "ruff check, ruff format --check and mypy --strict over every package and its tests.",
+            "ruff check and ruff format --check over everything, mypy --strict over every package.",
             requires=(*LINT_REQUIRES, *TEST_REQUIRES, *test_requires, *newest),
             local=(*packages, TOY),
             commands=(("python", ".ci/lint.py", POSARGS),),

@@ -59,12 +59,18 @@ class StandardTool(Protocol):
     ``aexecute(input, context=None)``; :func:`standard_tool.acall` prefers it.
     """
 
-    name: str
-    title: str | None
-    description: str
-    input_schema: Any
-    output_schema: Any
-    meta: Mapping[str, Any]
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def input_schema(self) -> Any: ...
+    @property
+    def output_schema(self) -> Any: ...
+    @property
+    def meta(self) -> Mapping[str, Any]: ...
 
     def execute(self, input: Any, context: Any = None) -> Any: ...
 
