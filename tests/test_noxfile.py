@@ -76,3 +76,21 @@ def test_a_missing_interpreter_fails_the_run(tmp_path: Path) -> None:
     assert out.returncode != 0, out.stderr
     assert re.search(r"interpreter 3\.99 not found", out.stderr, re.I), out.stderr
     assert "skipped" not in out.stderr.lower()
+
+
+def test_a_session_that_runs_no_test_fails(tmp_path: Path) -> None:
+    """pytest's exit status 5 ("no tests ran") fails the session, and so the run."""
+    env = {key: value for key, value in os.environ.items() if key != "NOX_CURRENT_SESSION"}
+    command = [sys.executable, "-m", "nox", "--noxfile", str(ROOT / "noxfile.py")]
+    command += [
+        "--envdir",
+        str(tmp_path),
+        "--sessions",
+        "repo",
+        "--",
+        "-k",
+        "no_test_has_this_name",
+    ]
+    out = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode != 0, out.stderr
+    assert "failed with exit code 5" in out.stderr, out.stderr
