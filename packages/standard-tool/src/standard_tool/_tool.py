@@ -6,11 +6,12 @@ import inspect
 import sys
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, overload
+from typing import Any, overload
 
+from ._execution import checker, executor
 from ._protocols import StandardSchema
-from ._schema import JsonSchema, PydanticSchema, as_schema
-from .exceptions import ToolValidationError, UsageError
+from ._schema import JsonSchema, as_schema
+from .exceptions import UsageError
 
 __all__ = ["EMPTY_INPUT_SCHEMA", "Tool", "tool"]
 
@@ -18,40 +19,6 @@ EMPTY_INPUT_SCHEMA: Mapping[str, Any] = MappingProxyType({"type": "object", "pro
 """The input schema of a tool that declares none."""
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
-Checker = Callable[[Any], Any]
-
-
-def _checker(schema: StandardSchema, tool: str, target: Literal["input", "output"]) -> Checker:
-    """A function that returns the validated value or raises :class:`ToolValidationError`."""
-    if isinstance(schema, PydanticSchema):
-        from pydantic import ValidationError
-
-        from ._schema import issues_from_pydantic
-
-        validate_python = schema.validator.validate_python
-
-        def check_pydantic(value: Any) -> Any:
-            try:
-                return validate_python(value)
-            except ValidationError as exc:
-                raise ToolValidationError(tool, target, issues_from_pydantic(exc)) from None
-            except RecursionError:
-                result = schema.validate(value)
-                raise ToolValidationError(tool, target, result.issues or ()) from None
-
-        return check_pydantic
-
-    validate = schema.validate
-
-    def check(value: Any) -> Any:
-        result = validate(value)
-        if result.issues is not None:
-            raise ToolValidationError(tool, target, result.issues)
-        return result.value
-
-    return check
-
-
 def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
         raise UsageError(f"a tool name is a non-empty string, not {name!r}")
@@ -135,17 +102,19 @@ class Tool:
         self.function = function
         self._takes_context = takes_context
         self._to_arguments = to_arguments
-        self._check_input = _checker(
+        self._check_input = checker(
             input_schema if input_schema is not None else JsonSchema(dict(EMPTY_INPUT_SCHEMA)),
             name,
             "input",
         )
-        self._check_output = None if output_schema is None else _checker(output_schema, name, "output")
+        self._check_output = None if output_schema is None else checker(output_schema, name, "output")
         is_async = inspect.iscoroutinefunction(inspect.unwrap(function)) or (
             not inspect.isfunction(function)
             and inspect.iscoroutinefunction(type(function).__call__)
         )
-        self.execute = self._execute_async if is_async else self._execute_sync
+        self.execute = executor(
+            function, self._check_input, self._check_output, takes_context, to_arguments, is_async
+        )
 
     @classmethod
     def from_function(
@@ -180,25 +149,6 @@ class Tool:
             to_arguments=_arguments_builder(signature.positional, signature.renamed),
         )
         return self
-
-    def _arguments(self, input: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        value = self._check_input(input)
-        if self._to_arguments is None:
-            return ((value, context) if self._takes_context else (value,)), {}
-        args, kwargs = self._to_arguments(value)
-        if self._takes_context:
-            kwargs["context"] = context
-        return args, kwargs
-
-    def _execute_sync(self, input: Any, context: Any = None) -> Any:
-        args, kwargs = self._arguments(input, context)
-        result = self.function(*args, **kwargs)
-        return result if self._check_output is None else self._check_output(result)
-
-    async def _execute_async(self, input: Any, context: Any = None) -> Any:
-        args, kwargs = self._arguments(input, context)
-        result = await self.function(*args, **kwargs)
-        return result if self._check_output is None else self._check_output(result)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the underlying function directly, with no validation."""

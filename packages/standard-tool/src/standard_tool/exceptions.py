@@ -10,8 +10,9 @@ The hierarchy::
     │   └── SchemaNotExpressibleError  the target dialect cannot express a schema keyword
     ├── PluginError                    the plugin registry cannot do what was asked
     │   └── UnknownTargetError         no installed adapter exports to that target
-    └── UsageError                     the developer used the API wrongly (bad definition, bad argument)
-        └── ToolNameError              a name breaks a target's rules, or two names collide
+    ├── UsageError                     the developer used the API wrongly (bad definition, bad argument)
+    │   └── ToolNameError              a name breaks a target's rules, or two names collide
+    └── NotJsonError                   a value is not JSON data and cannot be made JSON data
 
 Errors raised while serving a model (validation and execution errors) carry the tool's
 name; their ``str()`` is meant for the model and never contains a traceback or the per-call
@@ -27,6 +28,7 @@ from typing import Literal
 __all__ = [
     "ConversionError",
     "Issue",
+    "NotJsonError",
     "PluginError",
     "SchemaNotExpressibleError",
     "StandardToolError",
@@ -161,3 +163,20 @@ class UsageError(StandardToolError, TypeError):
 
 class ToolNameError(UsageError, ValueError):
     """A tool name breaks a target's naming rules, or two names collide."""
+
+
+class NotJsonError(StandardToolError, ValueError):
+    """A value is not JSON data and cannot be made JSON data (see ``standard_tool.jsonable``).
+
+    Attributes:
+        issues: where the value breaks the JSON rules and which rule, never the value itself.
+    """
+
+    def __init__(self, issues: Iterable[Issue]) -> None:
+        self.issues: tuple[Issue, ...] = tuple(issues)
+        shown = "; ".join(str(issue) for issue in self.issues[:5])
+        more = f"; ... and {len(self.issues) - 5} more" if len(self.issues) > 5 else ""
+        super().__init__(f"not JSON data: {shown}{more}")
+
+    def __reduce__(self) -> tuple[type[NotJsonError], tuple[tuple[Issue, ...]]]:
+        return (type(self), (self.issues,))

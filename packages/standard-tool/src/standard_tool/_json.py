@@ -1,0 +1,178 @@
+"""What counts as JSON data: the check every value a tool receives or returns goes through.
+
+JSON data is ``None``, booleans, strings, finite numbers, lists (tuples too) and dicts with
+string keys, nested at most :data:`MAX_DEPTH` levels. Subclasses count (a ``str`` enum is a
+string). Anything else is refused with an issue naming where it is and which rule it breaks,
+never the value itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .exceptions import Issue, NotJsonError, PathItem
+
+__all__ = ["MAX_DEPTH", "MAX_ISSUES", "SCALARS", "admits_only_json", "json_issues", "jsonable"]
+
+MAX_DEPTH = 256
+"""Deepest nesting of lists and dicts accepted in a value; deeper input is refused, not crashed on."""
+MAX_ISSUES = 50
+"""Most issues reported for one value."""
+
+SCALARS: frozenset[type] = frozenset({str, int, bool, type(None)})
+"""The exact types that are JSON data on their own (a float must also be finite)."""
+
+NOT_FINITE = "must be a finite number (NaN and infinity are not JSON)"
+TOO_DEEP = (Issue(f"value nests deeper than {MAX_DEPTH} levels"),)
+_BAD_KEY = "has a key that is not a string"
+
+_Node = tuple[Any, tuple[PathItem, ...], int]
+
+
+def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | None:
+    """Where ``value`` breaks the JSON rules (at most :data:`MAX_ISSUES` issues), or ``None``.
+
+    With ``convert``, a value that is not JSON data but serializes to it (a pydantic model,
+    a dataclass, a date, an enum, a set, UTF-8 bytes...) is checked as what :func:`jsonable`
+    makes of it; it is an issue only if it cannot be serialized.
+
+    The walk is iterative and bounded: a container is walked again only when reached at a
+    greater depth, so values that contain themselves end at the depth limit.
+    """
+    kind = type(value)
+    if kind in SCALARS or (kind is float and not value - value):
+        return None
+    issues: list[Issue] = []
+    deepest: dict[int, int] = {}
+    made: dict[int, Any] = {}  # converted values, kept alive so their ids stay unique
+    stack: list[_Node] = [(value, (), 0)]
+    pop, push = stack.pop, stack.append
+    while stack and len(issues) < MAX_ISSUES:
+        node, path, depth = pop()
+        kind = type(node)
+        if kind is dict or kind is list or kind is tuple or isinstance(node, (dict, list, tuple)):
+            if depth > MAX_DEPTH:
+                return TOO_DEEP
+            if deepest.get(id(node), -1) >= depth:
+                continue
+            deepest[id(node)] = depth
+            if not isinstance(node, dict):
+                for index, child in enumerate(node):
+                    child_kind = type(child)
+                    if child_kind not in SCALARS and (child_kind is not float or child - child):
+                        push((child, (*path, index), depth + 1))
+                continue
+            if convert and id(node) not in made and not all(isinstance(k, str) for k in node):
+                converted = _convert(node, path, issues)  # pydantic turns keys into strings
+                if converted is not None:
+                    made[id(converted)] = converted
+                    push((converted, path, depth))
+                continue
+            bad_key = False
+            for key, child in node.items():
+                if not isinstance(key, str):
+                    if not bad_key:
+                        bad_key = True
+                        issues.append(Issue(_BAD_KEY, path))
+                    continue
+                child_kind = type(child)
+                if child_kind not in SCALARS and (child_kind is not float or child - child):
+                    push((child, (*path, key), depth + 1))
+        elif isinstance(node, float):
+            if node - node:
+                issues.append(Issue(NOT_FINITE, path))
+        elif isinstance(node, (str, int)):
+            continue
+        elif convert and id(node) not in made:
+            converted = _convert(node, path, issues)
+            if converted is not None:
+                made[id(converted)] = converted
+                push((converted, path, depth))
+        else:
+            issues.append(Issue(f"is not JSON data ({kind.__name__})", path))
+    return tuple(dict.fromkeys(issues[:MAX_ISSUES])) or None
+
+
+def _convert(node: Any, path: tuple[PathItem, ...], issues: list[Issue]) -> Any:
+    """What pydantic serializes ``node`` to, or ``None`` after recording why it cannot."""
+    from pydantic_core import to_jsonable_python
+
+    try:
+        return to_jsonable_python(node, fallback=str)
+    except Exception:  # a circular or too deep value, bytes that are not UTF-8, a failing __str__
+        issues.append(Issue(f"cannot be serialized as JSON ({type(node).__name__})", path))
+        return None
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON data (dicts, lists, strings, finite numbers, booleans, ``None``).
+
+    Pydantic models, dataclasses, dates, enums and the like become what pydantic serializes
+    them to; what it cannot serialize becomes its ``str()``. A value that still is not JSON
+    data (NaN, a value containing itself, nesting deeper than :data:`MAX_DEPTH`, bytes that
+    are not UTF-8) raises :class:`~standard_tool.exceptions.NotJsonError`.
+    """
+    kind = type(value)
+    if kind in SCALARS or (kind is float and not value - value):
+        return value
+    from pydantic_core import to_jsonable_python
+
+    try:
+        converted = to_jsonable_python(value, fallback=str)
+    except Exception:  # described below, with where and why
+        if json_issues(value) is None:
+            return value  # JSON data already, only nested deeper than pydantic serializes
+        issues = json_issues(value, convert=True)
+        raise NotJsonError(issues or (Issue("cannot be serialized as JSON"),)) from None
+    issues = json_issues(converted)
+    if issues is not None:
+        raise NotJsonError(issues)
+    return converted
+
+
+_SAFE_TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object"})
+_NARROWING = frozenset(
+    {
+        "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+        "$comment", "format", "contentEncoding", "contentMediaType",
+        "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+        "uniqueItems", "required", "minProperties", "maxProperties",
+    }
+)  # fmt: skip
+"""Keywords that only annotate or narrow what ``type`` admits."""
+
+
+def admits_only_json(schema: Any, depth: int = 0) -> bool:
+    """Whether every value that jsonschema-rs finds valid against ``schema`` is JSON data.
+
+    True for closed shapes that jsonschema-rs type-checks all the way down: a ``type``
+    without ``null`` at every level, objects with ``additionalProperties: false`` and such
+    properties, arrays whose ``items`` are such. jsonschema-rs refuses a value that is not
+    JSON data when it looks at it, and reads NaN and infinity as ``null``, which no such
+    ``type`` admits; the nesting is bounded by the schema's. For these schemas a valid value
+    needs no walk of its own.
+    """
+    if not isinstance(schema, dict) or depth > 32:
+        return False
+    types = schema.get("type")
+    types = [types] if isinstance(types, str) else types
+    if not isinstance(types, list) or not types or not _SAFE_TYPES.issuperset(types):
+        return False
+    for key, sub in schema.items():
+        if key == "properties":
+            if not isinstance(sub, dict):
+                return False
+            if not all(admits_only_json(child, depth + 1) for child in sub.values()):
+                return False
+        elif key == "items":
+            if not admits_only_json(sub, depth + 1):
+                return False
+        elif key == "additionalProperties":
+            if sub is not False:
+                return False
+        elif key not in _NARROWING and key != "type" and not (key == "$schema" and depth == 0):
+            return False
+    if "object" in types and schema.get("additionalProperties") is not False:
+        return False
+    return "array" not in types or "items" in schema
