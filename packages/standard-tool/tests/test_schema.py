@@ -411,3 +411,66 @@ def test_pydantic_input_deeper_than_the_limit_is_refused() -> None:
         deep = [deep]
     with pytest.raises(ToolValidationError, match=f"deeper than {MAX_DEPTH}"):
         take.execute({"value": deep})
+
+
+# -- jsonable -------------------------------------------------------------------------------
+
+
+def test_jsonable_serializes_what_pydantic_can() -> None:
+    import datetime
+
+    from standard_tool import jsonable
+
+    assert jsonable({"when": datetime.date(2024, 1, 2), "tags": {"a"}, 3: (1, 2)}) == {
+        "when": "2024-01-02",
+        "tags": ["a"],
+        "3": [1, 2],
+    }
+    nested: Any = []
+    for _ in range(MAX_DEPTH - 1):
+        nested = [nested]
+    assert jsonable(nested) == nested  # deeper than pydantic serializes, within the limit
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (float("nan"), "<root>: must be a finite number (NaN and infinity are not JSON)"),
+        ({"a": [float("inf")]}, "a.0: must be a finite number (NaN and infinity are not JSON)"),
+        ({"a": b"\xff"}, "a: cannot be serialized as JSON (bytes)"),
+    ],
+    ids=["nan", "inf", "bytes"],
+)
+def test_jsonable_raises_a_typed_error_naming_the_path(value: Any, expected: str) -> None:
+    from standard_tool import jsonable
+    from standard_tool.exceptions import NotJsonError
+
+    with pytest.raises(NotJsonError) as raised:
+        jsonable(value)
+    assert [str(issue) for issue in raised.value.issues] == [expected]
+    assert isinstance(raised.value, ValueError) and "\xff" not in str(raised.value)
+
+
+def test_jsonable_refuses_values_that_contain_themselves() -> None:
+    from standard_tool import jsonable
+    from standard_tool.exceptions import NotJsonError
+
+    loop: list[Any] = []
+    loop.append(loop)
+    with pytest.raises(NotJsonError, match=f"deeper than {MAX_DEPTH}"):
+        jsonable({"loop": loop})
+
+
+def test_new_errors_pickle() -> None:
+    import pickle
+
+    from standard_tool.exceptions import NotJsonError, ToolTimeoutError
+
+    timeout = pickle.loads(pickle.dumps(ToolTimeoutError("slow", 1.5)))
+    assert (timeout.tool, timeout.seconds, str(timeout)) == (
+        "slow",
+        1.5,
+        "Tool 'slow' failed: no result within 1.5 s (timed out)",
+    )
+    not_json = pickle.loads(pickle.dumps(NotJsonError([Issue("must be a finite number", ("a",))])))
+    assert not_json.issues == (Issue("must be a finite number", ("a",)),)

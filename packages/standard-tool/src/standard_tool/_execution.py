@@ -2,7 +2,8 @@
 
 A checker returns the validated value or raises :class:`ToolValidationError`. Input must be
 JSON data whatever the schema (a model sends JSON); a raw JSON Schema holds output to that
-too. Each checker tries a fast path first (a flat dict, a scalar, or a schema under which
+too, and :func:`~standard_tool.call` checks that any output serializes to JSON. Each
+checker tries a fast path first (a flat dict, a scalar, or a schema under which
 jsonschema-rs alone proves JSON-ness) and walks the whole value only when that fails.
 """
 
@@ -101,7 +102,7 @@ def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Chec
         except RecursionError:
             raise ToolValidationError(tool, target, TOO_DEEP) from None
 
-    if target == "output":  # a validated Python value, serialized by jsonable()
+    if target == "output":  # a validated Python value: call() checks that it serializes to JSON
         return check_pydantic
 
     def check_pydantic_input(value: Any) -> Any:

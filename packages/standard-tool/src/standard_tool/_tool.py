@@ -11,6 +11,7 @@ from typing import Any, overload
 from ._execution import checker, executor
 from ._protocols import StandardSchema
 from ._schema import JsonSchema, as_schema
+from ._waiting import timeout_seconds
 from .exceptions import UsageError
 
 __all__ = ["EMPTY_INPUT_SCHEMA", "Tool", "tool"]
@@ -34,6 +35,10 @@ class Tool:
     receives the validated input, or from a typed function with :meth:`from_function` or the
     :func:`tool` decorator, where each argument is a property of the input object.
     ``execute`` is async exactly when the underlying function is.
+
+    ``timeout`` (seconds) bounds each :func:`~standard_tool.call` and
+    :func:`~standard_tool.acall` of the tool, and so each call through an adapter; it is kept
+    as the ``timeout`` attribute, which any conforming tool may declare the same way.
     """
 
     __slots__ = (
@@ -48,6 +53,7 @@ class Tool:
         "meta",
         "name",
         "output_schema",
+        "timeout",
         "title",
     )
 
@@ -61,6 +67,7 @@ class Tool:
         output_schema: Any = None,
         title: str | None = None,
         meta: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
     ) -> None:
         if not callable(execute):
             raise UsageError(f"tool {name!r}: execute must be callable")
@@ -74,6 +81,7 @@ class Tool:
             function=execute,
             takes_context=_takes_context(execute),
             to_arguments=None,
+            timeout=timeout,
         )
 
     def _setup(
@@ -88,6 +96,7 @@ class Tool:
         function: Callable[..., Any],
         takes_context: bool,
         to_arguments: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]] | None,
+        timeout: float | None,
     ) -> None:
         self.name = _check_name(name)
         if not isinstance(description, str):
@@ -99,6 +108,7 @@ class Tool:
         self.input_schema = input_schema
         self.output_schema = output_schema
         self.meta = _NO_META if not meta else MappingProxyType(dict(meta))
+        self.timeout = None if timeout is None else timeout_seconds(timeout, f"tool {name!r}: ")
         self.function = function
         self._takes_context = takes_context
         self._to_arguments = to_arguments
@@ -125,6 +135,7 @@ class Tool:
         title: str | None = None,
         description: str | None = None,
         meta: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
         localns: Mapping[str, Any] | None = None,
     ) -> Tool:
         """Build a tool from a typed function; its docstring gives the descriptions.
@@ -147,6 +158,7 @@ class Tool:
             function=function,
             takes_context=signature.takes_context,
             to_arguments=_arguments_builder(signature.positional, signature.renamed),
+            timeout=timeout,
         )
         return self
 
@@ -196,6 +208,7 @@ def tool(
     title: str | None = None,
     description: str | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
 ) -> Tool: ...
 @overload
 def tool(
@@ -204,6 +217,7 @@ def tool(
     title: str | None = None,
     description: str | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     function: Callable[..., Any] | None = None,
@@ -213,9 +227,16 @@ def tool(
     title: str | None = None,
     description: str | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
-    """Turn a typed function (sync or async) into a :class:`Tool`; usable bare or with options."""
+    """Turn a typed function (sync or async) into a :class:`Tool`; usable bare or with options.
+
+    ``timeout`` (seconds) bounds every :func:`~standard_tool.call` and
+    :func:`~standard_tool.acall` of the tool, and every framework call through an adapter.
+    """
     options: dict[str, Any] = {"name": name, "title": title, "description": description, "meta": meta}
+    if timeout is not None:
+        options["timeout"] = timeout_seconds(timeout, "tool(): ")
     if function is not None:
         return Tool.from_function(function, **options, localns=sys._getframe(1).f_locals)
 

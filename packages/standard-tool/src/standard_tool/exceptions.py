@@ -5,6 +5,7 @@ The hierarchy::
     StandardToolError                  base of everything raised here
     ├── ToolValidationError            a value does not match a tool's input or output schema
     ├── ToolExecutionError             a tool ran and failed (the cause is chained)
+    │   └── ToolTimeoutError           a tool did not finish in time; the caller stopped waiting
     ├── ConversionError                a tool cannot be converted to or from a target
     │   ├── UnsupportedObjectError     no installed adapter owns the object
     │   └── SchemaNotExpressibleError  the target dialect cannot express a schema keyword
@@ -34,6 +35,7 @@ __all__ = [
     "StandardToolError",
     "ToolExecutionError",
     "ToolNameError",
+    "ToolTimeoutError",
     "ToolValidationError",
     "UnknownTargetError",
     "UnsupportedObjectError",
@@ -163,6 +165,24 @@ class UsageError(StandardToolError, TypeError):
 
 class ToolNameError(UsageError, ValueError):
     """A tool name breaks a target's naming rules, or two names collide."""
+
+
+class ToolTimeoutError(ToolExecutionError):
+    """A tool did not finish within its time limit, and the caller stopped waiting.
+
+    A sync tool's thread cannot be stopped: it runs on, and its result is dropped.
+
+    Attributes:
+        tool: the tool's name.
+        seconds: the limit.
+    """
+
+    def __init__(self, tool: str, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(tool, f"no result within {seconds:g} s (timed out)")
+
+    def __reduce__(self) -> tuple[type[ToolTimeoutError], tuple[str, float]]:
+        return (type(self), (self.tool, self.seconds))
 
 
 class NotJsonError(StandardToolError, ValueError):
