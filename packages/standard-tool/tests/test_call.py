@@ -618,3 +618,51 @@ def test_a_timeout_keeps_context_variables() -> None:
     var.set("set")
     assert call(read, {}, timeout=5) == "set"
     assert asyncio.run(acall(read, {}, timeout=5)) == "set"
+
+
+def test_media_with_a_mime_type_is_a_serializable_output() -> None:
+    from standard_tool import jsonable
+
+    @dataclasses.dataclass(frozen=True)
+    class Picture:
+        data: bytes
+        mime_type: str
+
+    picture = Picture(b"\x89PNG\r\n\x1a\n\xff", "image/png")
+    shows = Tool(name="shows", description="d", execute=lambda input: [picture, {"n": 1}])
+    assert call(shows, {}) == [picture, {"n": 1}]  # adapters present media as binary content
+    assert jsonable([picture, {"n": 1}]) == [
+        {"data": "iVBORw0KGgr/", "mime_type": "image/png"},
+        {"n": 1},
+    ]
+    bare = Tool(name="bare", description="d", execute=lambda input: {"raw": b"\xff"})
+    with pytest.raises(ToolValidationError, match="raw: cannot be serialized as JSON"):
+        call(bare, {})
+
+
+def test_a_declared_timeout_of_another_tool_gets_a_margin(within: Within) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    async def execute(input: Any, context: Any = None) -> str:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            raise
+        return "late"
+
+    async def enforcing(input: Any, context: Any = None) -> str:
+        try:
+            return await asyncio.wait_for(asyncio.sleep(5, "late"), 0.2)
+        except asyncio.TimeoutError:
+            raise ToolExecutionError("own", "no answer within 0.2 s, in its own words") from None
+
+    plain = SimpleNamespace(name="plain", description="d", timeout=0.2, execute=execute)
+    start = time.monotonic()
+    with pytest.raises(ToolTimeoutError, match="'plain' failed: no result within 0.2 s"):
+        within(10, call, plain, {})
+    assert 0.6 <= time.monotonic() - start < 3  # 0.2 s and the half-second margin
+    own = SimpleNamespace(name="own", description="d", timeout=0.2, execute=enforcing)
+    with pytest.raises(ToolExecutionError, match="in its own words"):
+        within(10, call, own, {})
+    with pytest.raises(ToolExecutionError, match="in its own words"):
+        within(10, asyncio.run, acall(own, {}))

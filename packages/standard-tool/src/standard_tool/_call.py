@@ -20,6 +20,7 @@ from typing import Any
 
 from ._json import SCALARS, json_issues
 from ._protocols import StandardTool
+from ._tool import Tool
 from ._waiting import (
     Expired,
     Interrupted,
@@ -54,12 +55,29 @@ def _name(tool: Any) -> str:
     return name if isinstance(name, str) else type(tool).__name__
 
 
-def _limit(tool: Any, timeout: Any) -> float | None:
-    """The time limit of a call: ``timeout`` if given, else the one the tool declares."""
-    if timeout is not None:
-        return timeout_seconds(timeout)
+_MARGIN = 0.5
+"""Seconds a call waits beyond the timeout a tool other than :class:`Tool` declares: such a
+tool may enforce its limit itself, and then reports it first, in its own words."""
+
+
+def _declared(tool: Any) -> float | None:
     declared = getattr(tool, "timeout", None)
     return None if declared is None else timeout_seconds(declared, f"tool {_name(tool)!r}: ")
+
+
+def _limit(tool: Any, timeout: Any) -> float | None:
+    """How long a call waits: ``timeout`` if given, else the tool's declared ``timeout``."""
+    if timeout is not None:
+        return timeout_seconds(timeout)
+    declared = _declared(tool)
+    if declared is None or isinstance(tool, Tool):
+        return declared
+    return declared + _MARGIN
+
+
+def _timed_out(tool: Any, timeout: Any) -> ToolTimeoutError:
+    limit = timeout_seconds(timeout) if timeout is not None else _declared(tool)
+    return ToolTimeoutError(_name(tool), limit or 0.0)
 
 
 def _describe(exc: BaseException) -> str:
@@ -118,7 +136,9 @@ def call(
     An async tool runs on a background event loop, so this works inside a running loop too.
     Errors other than the project's own become :class:`ToolExecutionError` naming the tool;
     a result that is not JSON data is a :class:`ToolValidationError`. ``timeout`` (seconds,
-    default: the tool's ``timeout`` attribute) ends the wait with :class:`ToolTimeoutError`.
+    default: the tool's ``timeout`` attribute) ends the wait with :class:`ToolTimeoutError`;
+    a declared timeout of a tool other than :class:`Tool`, which may enforce it itself, is
+    given half a second more.
     """
     seconds = timeout
     if seconds is None:
@@ -151,7 +171,7 @@ def call(
     except StandardToolError:
         raise
     except Expired:
-        raise ToolTimeoutError(_name(tool), seconds) from None  # type: ignore[arg-type]
+        raise _timed_out(tool, timeout) from None
     except Interrupted as stop:
         interrupt = stop.error
     except BaseException as exc:
@@ -197,7 +217,7 @@ async def acall(
     except StandardToolError:
         raise
     except Expired:
-        raise ToolTimeoutError(_name(tool), seconds) from None  # type: ignore[arg-type]
+        raise _timed_out(tool, timeout) from None
     except BaseException as exc:
         if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):
             raise

@@ -4,15 +4,29 @@ JSON data is ``None``, booleans, strings, finite numbers, lists (tuples too) and
 string keys, nested at most :data:`MAX_DEPTH` levels. Subclasses count (a ``str`` enum is a
 string). Anything else is refused with an issue naming where it is and which rule it breaks,
 never the value itself.
+
+Input is held to that as it is. Output is held to it as serialized by :func:`jsonable`: a
+pydantic model, a date or a set is fine, a NaN, a value containing itself or bytes that are
+not UTF-8 are not (binary data is fine as media that names its MIME type, see
+:func:`is_media`).
 """
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from .exceptions import Issue, NotJsonError, PathItem
 
-__all__ = ["MAX_DEPTH", "MAX_ISSUES", "SCALARS", "admits_only_json", "json_issues", "jsonable"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_ISSUES",
+    "SCALARS",
+    "admits_only_json",
+    "is_media",
+    "json_issues",
+    "jsonable",
+]
 
 MAX_DEPTH = 256
 """Deepest nesting of lists and dicts accepted in a value; deeper input is refused, not crashed on."""
@@ -95,22 +109,46 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
 
 def _convert(node: Any, path: tuple[PathItem, ...], issues: list[Issue]) -> Any:
     """What pydantic serializes ``node`` to, or ``None`` after recording why it cannot."""
-    from pydantic_core import to_jsonable_python
-
     try:
-        return to_jsonable_python(node, fallback=str)
+        return _serialized(node)
     except Exception:  # a circular or too deep value, bytes that are not UTF-8, a failing __str__
         issues.append(Issue(f"cannot be serialized as JSON ({type(node).__name__})", path))
         return None
+
+
+def _serialized(node: Any) -> Any:
+    """``node`` serialized by pydantic; the bytes of media (see :func:`is_media`) in base64."""
+    from pydantic_core import to_jsonable_python
+
+    if not is_media(node):
+        return to_jsonable_python(node, fallback=str)
+    converted = to_jsonable_python(node, fallback=str, bytes_mode="base64")
+    if isinstance(converted, dict) and "data" in converted:  # standard base64, as MCP has it
+        converted["data"] = base64.b64encode(bytes(node.data)).decode("ascii")
+    return converted
+
+
+def is_media(value: Any) -> bool:
+    """Whether ``value`` is binary data that names its type: a ``data`` attribute holding
+    bytes and a ``mime_type`` string (the MCP adapter's ``Image``, ``Audio``, ``Resource``).
+    Adapters present it as binary content; as JSON its bytes are base64. Bare bytes have no
+    such form: they are JSON only as UTF-8 text."""
+    try:
+        return isinstance(getattr(value, "data", None), (bytes, bytearray)) and isinstance(
+            getattr(value, "mime_type", None), str
+        )
+    except Exception:  # a hostile __getattr__: not media
+        return False
 
 
 def jsonable(value: Any) -> Any:
     """``value`` as JSON data (dicts, lists, strings, finite numbers, booleans, ``None``).
 
     Pydantic models, dataclasses, dates, enums and the like become what pydantic serializes
-    them to; what it cannot serialize becomes its ``str()``. A value that still is not JSON
-    data (NaN, a value containing itself, nesting deeper than :data:`MAX_DEPTH`, bytes that
-    are not UTF-8) raises :class:`~standard_tool.exceptions.NotJsonError`.
+    them to; what it cannot serialize becomes its ``str()``; the bytes of media (see
+    :func:`is_media`) become base64. A value that still is not JSON data (NaN, a value
+    containing itself, nesting deeper than :data:`MAX_DEPTH`, bytes that are not UTF-8)
+    raises :class:`~standard_tool.exceptions.NotJsonError`.
     """
     kind = type(value)
     if kind in SCALARS or (kind is float and not value - value):
@@ -119,15 +157,32 @@ def jsonable(value: Any) -> Any:
 
     try:
         converted = to_jsonable_python(value, fallback=str)
-    except Exception:  # described below, with where and why
+    except Exception:  # media, a value nested deeper than pydantic goes, or not JSON at all
         if json_issues(value) is None:
             return value  # JSON data already, only nested deeper than pydantic serializes
         issues = json_issues(value, convert=True)
-        raise NotJsonError(issues or (Issue("cannot be serialized as JSON"),)) from None
+        if issues is not None:
+            raise NotJsonError(issues) from None
+        try:
+            converted = _build(value)
+        except Exception:
+            raise NotJsonError((Issue("cannot be serialized as JSON"),)) from None
     issues = json_issues(converted)
     if issues is not None:
         raise NotJsonError(issues)
     return converted
+
+
+def _build(node: Any) -> Any:
+    """``node`` serialized part by part (a value the walk has found serializable, with media
+    or nested deeper than pydantic serializes in one go)."""
+    if isinstance(node, (str, int, float)) or node is None:
+        return node
+    if isinstance(node, (list, tuple)):
+        return [_build(item) for item in node]
+    if isinstance(node, dict) and all(isinstance(key, str) for key in node):
+        return {key: _build(item) for key, item in node.items()}
+    return _serialized(node)
 
 
 _SAFE_TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object"})
