@@ -3,8 +3,9 @@
 A checker returns the validated value or raises :class:`ToolValidationError`. Input must be
 JSON data whatever the schema (a model sends JSON); a raw JSON Schema holds output to that
 too, and :func:`~standard_tool.call` checks that any output serializes to JSON. Each
-checker tries a fast path first (a flat dict, a scalar, or a schema under which
-jsonschema-rs alone proves JSON-ness) and walks the whole value only when that fails.
+checker tries a fast path first (a flat dict; for a raw schema, jsonschema-rs and the few
+checks it leaves, see ``_plans``) and walks the whole value, naming every issue, only when
+that fails.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ._json import SCALARS, TOO_DEEP, admits_only_json, json_issues
+from ._json import SCALARS, TOO_DEEP, json_issues, plain
+from ._plans import Plan, compile_plan, has_references
 from ._protocols import StandardSchema
 from ._schema import JsonSchema, PydanticSchema, issues_from_pydantic
 from .exceptions import ToolValidationError
@@ -45,48 +47,41 @@ def checker(schema: StandardSchema, tool: str, target: Target) -> Checker:
 
 
 def _json_schema_checker(schema: JsonSchema, tool: str, target: Target) -> Checker:
-    validate = schema.validate
+    find_issues = schema.issues
     is_valid: Callable[[Any], bool] | None = None  # compiled on first use
+    plan: Plan | None = None
 
     def check_slowly(value: Any) -> Any:
-        result = validate(value)  # the walk, then every issue
-        if result.issues is not None:
-            raise ToolValidationError(tool, target, result.issues)
-        return result.value
+        issues = find_issues(value)  # the walk, then every issue
+        if issues is not None:
+            raise ToolValidationError(tool, target, issues)
+        return value
 
-    if admits_only_json(schema.schema):
+    if has_references(schema.schema):  # jsonschema-rs may go as deep as the value: walk first
 
-        def check_closed(value: Any) -> Any:
+        def check_walked(value: Any) -> Any:
             nonlocal is_valid
-            if is_valid is None:
-                is_valid = schema._validator.is_valid
-            try:
+            if plain(value):
+                if is_valid is None:
+                    is_valid = schema._validator.is_valid
                 if is_valid(value):
                     return value
-            except ValueError:  # not JSON data where jsonschema-rs looked
-                pass
             return check_slowly(value)
 
-        return check_closed
+        return check_walked
 
-    def check_json(value: Any) -> Any:
-        nonlocal is_valid
-        plain = type(value) in SCALARS
-        if type(value) is dict:  # a flat dict (jsonschema-rs itself refuses non-string keys)
-            plain = True
-            for item in value.values():
-                kind = type(item)
-                if kind not in SCALARS and (kind is not float or item - item):
-                    plain = False
-                    break
-        if plain:
-            if is_valid is None:
-                is_valid = schema._validator.is_valid
-            if is_valid(value):
+    def check_planned(value: Any) -> Any:  # jsonschema-rs first, then what it left unchecked
+        nonlocal is_valid, plan
+        if is_valid is None:
+            is_valid, plan = schema._validator.is_valid, compile_plan(schema.schema)
+        try:
+            if is_valid(value) and (plan is None or plan(value, 0)):
                 return value
+        except ValueError:  # not JSON data where jsonschema-rs looked
+            pass
         return check_slowly(value)
 
-    return check_json
+    return check_planned
 
 
 def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Checker:
@@ -145,10 +140,23 @@ def executor(
 
             return execute_async
 
+        if check_output is None and takes_context:  # the common shapes, without branches
+
+            def execute_with_context(input: Any, context: Any = None) -> Any:
+                return function(check_input(input), context)
+
+            return execute_with_context
+        if check_output is None:
+
+            def execute_plain(input: Any, context: Any = None) -> Any:
+                return function(check_input(input))
+
+            return execute_plain
+
         def execute(input: Any, context: Any = None) -> Any:
             value = check_input(input)
             result = function(value, context) if takes_context else function(value)
-            return result if check_output is None else check_output(result)
+            return check_output(result)
 
         return execute
 

@@ -22,10 +22,10 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ISSUES",
     "SCALARS",
-    "admits_only_json",
     "is_media",
     "json_issues",
     "jsonable",
+    "plain",
 ]
 
 MAX_DEPTH = 256
@@ -53,8 +53,7 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
     The walk is iterative and bounded: a container is walked again only when reached at a
     greater depth, so values that contain themselves end at the depth limit.
     """
-    kind = type(value)
-    if kind in SCALARS or (kind is float and not value - value):
+    if plain(value):
         return None
     issues: list[Issue] = []
     deepest: dict[int, int] = {}
@@ -105,6 +104,59 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
         else:
             issues.append(Issue(f"is not JSON data ({kind.__name__})", path))
     return tuple(dict.fromkeys(issues[:MAX_ISSUES])) or None
+
+
+_BUDGET = 10_000
+"""Most containers :func:`plain` looks at before it leaves the value to the full walk."""
+
+
+def plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` (found at ``depth``) is JSON data made of the exact JSON types only.
+
+    Fast: no paths and no bookkeeping. Anything unusual (a tuple, a subclass, a value that
+    is not JSON data, more than :data:`_BUDGET` containers) gives ``False`` and leaves the
+    verdict, and the issues, to the full walk.
+    """
+    kind = type(value)
+    if kind in SCALARS:
+        return True
+    if kind is float:
+        return not value - value
+    if (kind is not dict and kind is not list) or depth > MAX_DEPTH:
+        return False
+    try:
+        return _plain_node(value, depth, [_BUDGET])
+    except RecursionError:  # the caller's stack is deep already: the full walk is iterative
+        return False
+
+
+def _plain_node(node: Any, depth: int, budget: list[int]) -> bool:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if type(node) is dict:
+        for key, item in node.items():
+            kind = type(item)
+            if type(key) is not str:
+                return False
+            if kind in SCALARS:
+                continue
+            if kind is dict or kind is list:
+                if depth >= MAX_DEPTH or not _plain_node(item, depth + 1, budget):
+                    return False
+            elif kind is not float or item - item:
+                return False
+        return True
+    for item in node:
+        kind = type(item)
+        if kind in SCALARS:
+            continue
+        if kind is dict or kind is list:
+            if depth >= MAX_DEPTH or not _plain_node(item, depth + 1, budget):
+                return False
+        elif kind is not float or item - item:
+            return False
+    return True
 
 
 def _convert(node: Any, path: tuple[PathItem, ...], issues: list[Issue]) -> Any:
@@ -183,51 +235,3 @@ def _build(node: Any) -> Any:
     if isinstance(node, dict) and all(isinstance(key, str) for key in node):
         return {key: _build(item) for key, item in node.items()}
     return _serialized(node)
-
-
-_SAFE_TYPES = frozenset({"string", "integer", "number", "boolean", "array", "object"})
-_NARROWING = frozenset(
-    {
-        "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
-        "$comment", "format", "contentEncoding", "contentMediaType",
-        "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-        "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
-        "uniqueItems", "required", "minProperties", "maxProperties",
-    }
-)  # fmt: skip
-"""Keywords that only annotate or narrow what ``type`` admits."""
-
-
-def admits_only_json(schema: Any, depth: int = 0) -> bool:
-    """Whether every value that jsonschema-rs finds valid against ``schema`` is JSON data.
-
-    True for closed shapes that jsonschema-rs type-checks all the way down: a ``type``
-    without ``null`` at every level, objects with ``additionalProperties: false`` and such
-    properties, arrays whose ``items`` are such. jsonschema-rs refuses a value that is not
-    JSON data when it looks at it, and reads NaN and infinity as ``null``, which no such
-    ``type`` admits; the nesting is bounded by the schema's. For these schemas a valid value
-    needs no walk of its own.
-    """
-    if not isinstance(schema, dict) or depth > 32:
-        return False
-    types = schema.get("type")
-    types = [types] if isinstance(types, str) else types
-    if not isinstance(types, list) or not types or not _SAFE_TYPES.issuperset(types):
-        return False
-    for key, sub in schema.items():
-        if key == "properties":
-            if not isinstance(sub, dict):
-                return False
-            if not all(admits_only_json(child, depth + 1) for child in sub.values()):
-                return False
-        elif key == "items":
-            if not admits_only_json(sub, depth + 1):
-                return False
-        elif key == "additionalProperties":
-            if sub is not False:
-                return False
-        elif key not in _NARROWING and key != "type" and not (key == "$schema" and depth == 0):
-            return False
-    if "object" in types and schema.get("additionalProperties") is not False:
-        return False
-    return "array" not in types or "items" in schema

@@ -80,18 +80,22 @@ class JsonSchema:
 
     def validate(self, value: Any, /) -> Result:
         """Check that ``value`` is JSON data, then that it matches the schema."""
+        issues = self.issues(value)
+        return Result(value) if issues is None else Result(issues=issues)
+
+    def issues(self, value: Any, /) -> tuple[Issue, ...] | None:
+        """What :meth:`validate` finds wrong with ``value`` (at most ``MAX_ISSUES``), or ``None``."""
         issues = json_issues(value)
         if issues is not None:
-            return Result(issues=issues)
+            return issues
         validator = self._validator
         try:
             if validator.is_valid(value):
-                return Result(value)
+                return None
             errors = validator.iter_errors(value)
-            found = islice((issue for error in errors for issue in issues_of(error)), MAX_ISSUES)
-            return Result(issues=tuple(found))
+            return tuple(islice((i for error in errors for i in issues_of(error)), MAX_ISSUES))
         except ValueError:  # jsonschema-rs refusing what the walk let through: not expected
-            return Result(issues=(Issue("is not JSON data"),))
+            return (Issue("is not JSON data"),)
 
     def json_schema(
         self, *, side: Side = "input", target: JsonSchemaTarget = "draft-2020-12"
@@ -190,9 +194,7 @@ def issues_from_pydantic(exc: Any, side: Side = "input") -> tuple[Issue, ...]:
     errors = islice(exc.errors(include_url=False, include_input=False), MAX_ISSUES)
     if side == "input":
         return tuple(Issue(_clip(error["msg"]), tuple(error["loc"])) for error in errors)
-    return tuple(
-        Issue(_clip(_as_output(error["msg"])), tuple(error["loc"])) for error in errors
-    )
+    return tuple(Issue(_clip(_as_output(error["msg"])), tuple(error["loc"])) for error in errors)
 
 
 def _as_output(message: str) -> str:
