@@ -524,3 +524,11 @@ def test_a_result_that_stops_serializing_is_an_error_message() -> None:
     assert message.content == (
         "Invalid output for tool 'flaky' (1 issue):\n  - v: cannot be serialized as JSON (Flaky)"
     )
+
+
+def test_calling_a_langchain_tool_directly_is_a_usage_error() -> None:
+    native = StructuredTool.from_function(add)
+    with pytest.raises(st.UsageError) as raised:
+        st.call(native, {"a": 1})  # type: ignore[arg-type]
+    assert "StructuredTool 'add'" in str(raised.value) and "st.adopt" in str(raised.value)
+    assert st.call(st.adopt(native), {"a": 1}) == 2

@@ -666,3 +666,22 @@ def test_a_declared_timeout_of_another_tool_gets_a_margin(within: Within) -> Non
         within(10, call, own, {})
     with pytest.raises(ToolExecutionError, match="in its own words"):
         within(10, asyncio.run, acall(own, {}))
+
+
+def test_a_ctrl_c_while_waiting_is_the_callers_not_the_tools() -> None:
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("a Ctrl-C reaches the main thread only")
+    main = threading.main_thread().ident
+    assert main is not None
+    timer = threading.Timer(0.2, signal.pthread_kill, (main, signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call(async_nap, {"seconds": 5})  # the caller waits; Ctrl-C arrives meanwhile
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 3
+    assert call(async_add, {"a": 1, "b": 1}) == 2
