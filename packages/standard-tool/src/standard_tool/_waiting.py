@@ -96,7 +96,7 @@ def _serve(loop: asyncio.AbstractEventLoop, ready: threading.Event | None) -> No
     while True:
         try:
             loop.run_forever()
-        except BaseException:  # not ours to stop on: the shared loop serves every caller
+        except (SystemExit, KeyboardInterrupt):  # a callback's: the loop serves every caller
             continue
         return
 
