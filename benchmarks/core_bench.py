@@ -38,6 +38,57 @@ RAW = {
 }
 
 
+OPEN = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}
+NESTED = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "days": {"type": "integer"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "at": {
+            "type": ["object", "null"],
+            "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
+        },
+    },
+}
+RAW_CASES = [
+    ("closed, 2 integers (the schema above)", RAW, {"a": 1, "b": 2}),
+    ("open, 2 integers", OPEN, {"a": 1, "b": 2}),
+    (
+        "open, 2 floats",
+        OPEN | {"properties": {"a": {"type": "number"}, "b": {"type": "number"}}},
+        {"a": 1.5, "b": 2.5},
+    ),
+    (
+        "nested: list and object",
+        NESTED,
+        {"city": "Oslo", "days": 2, "tags": ["a", "b"], "at": {"lat": 59.9, "lon": 10.7}},
+    ),
+]
+
+
+def raw_against_floor(schema: dict[str, Any], value: dict[str, Any]) -> tuple[float, float, float]:
+    """Per-call µs of jsonschema-rs + the bare function, of Tool.execute and of st.call."""
+    import jsonschema_rs
+
+    def function(input: dict[str, Any]) -> int:
+        return len(input)
+
+    is_valid = jsonschema_rs.validator_for(schema).is_valid
+
+    def floor() -> int:
+        is_valid(value)
+        return function(value)
+
+    tool = st.Tool(name="f", description="F.", input_schema=schema, execute=function)
+    execute, call = tool.execute, st.call
+    return (
+        per_call_us(floor),
+        per_call_us(lambda: execute(value)),
+        per_call_us(lambda: call(tool, value)),
+    )
+
+
 def import_ms(module: str, runs: int = 9) -> tuple[float, list[str]]:
     """Median milliseconds to import ``module`` in a fresh interpreter, and frameworks it pulled in."""
     code = (
@@ -82,6 +133,16 @@ def main() -> None:
     print(
         f"                  Tool.execute         {raw:7.2f} us   ratio {raw / baseline:4.2f}x (goal <= 3 us)"
     )
+
+    print(
+        "raw JSON Schema against its floor (jsonschema-rs is_valid + the bare function), goal <= 2x:"
+    )
+    for label, schema, value in RAW_CASES:
+        floor, execute, called = raw_against_floor(schema, value)
+        print(
+            f"  {label:<34} floor {floor:5.2f} us   Tool.execute {execute:5.2f} us ({execute / floor:4.2f}x)"
+            f"   st.call {called:5.2f} us ({called / floor:4.2f}x)"
+        )
 
     pydantic_ms, _ = import_ms("pydantic")
     ours_ms, loaded = import_ms("standard_tool")

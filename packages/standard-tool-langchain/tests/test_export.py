@@ -371,3 +371,182 @@ def test_names_follow_the_chat_models_rule_and_come_back() -> None:
     assert [t.name for t in to_langchain_tools(shout)] == ["shout"]
     with pytest.raises(ToolNameError, match="both become"):
         to_langchain_tools([st.tool(shout, name="a b"), st.tool(shout, name="a_b")])
+
+
+# -- hostile tools: the host survives, the model gets an error result ------------------------
+
+
+def within(seconds: float, fn: Any, *args: Any) -> Any:
+    """Run ``fn`` in a daemon thread; fail instead of hanging if it does not end in time."""
+    import threading
+
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = fn(*args)
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        pytest.fail(f"still running after {seconds} s: it hangs")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _loop() -> list[Any]:
+    value: list[Any] = []
+    value.append(value)
+    return value
+
+
+def _deep() -> list[Any]:
+    value: list[Any] = []
+    for _ in range(10_000):
+        value = [value]
+    return value
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+def _misbehave(kind: str) -> Any:
+    if kind == "exit":
+        raise SystemExit(2)
+    if kind == "interrupt":
+        raise KeyboardInterrupt
+    if kind == "unprintable":
+        raise Unprintable
+    return {
+        "loop": _loop,
+        "deep": _deep,
+        "bytes": lambda: b"\xff",
+        "nan": lambda: {"temperature": float("nan")},
+    }[kind]()
+
+
+def hostile(kind: str) -> Any:
+    """Misbehaves on request."""
+    return _misbehave(kind)
+
+
+async def ahostile(kind: str) -> Any:
+    """Misbehaves on request, asynchronously."""
+    await asyncio.sleep(0)
+    return _misbehave(kind)
+
+
+HOSTILE = [
+    ("exit", "Tool '{name}' failed: SystemExit: 2"),
+    ("interrupt", "Tool '{name}' failed: KeyboardInterrupt"),
+    ("unprintable", "Tool '{name}' failed: Unprintable (its message cannot be read)"),
+    ("loop", "Invalid output for tool '{name}'"),
+    ("deep", "Invalid output for tool '{name}'"),
+    ("bytes", "Invalid output for tool '{name}'"),
+    ("nan", "Invalid output for tool '{name}'"),
+]
+
+
+@pytest.mark.parametrize(("kind", "expected"), HOSTILE, ids=[k for k, _ in HOSTILE])
+@pytest.mark.parametrize("function", [hostile, ahostile], ids=["sync", "async"])
+def test_hostile_tool_call_ends_as_an_error_message(
+    function: Any, kind: str, expected: str
+) -> None:
+    native = to_langchain(st.tool(function))
+    name = function.__name__
+    for invoke in (native.invoke, lambda call: asyncio.run(native.ainvoke(call))):
+        message = within(10, invoke, call_of(name, {"kind": kind}))
+        assert isinstance(message, ToolMessage) and message.status == "error"
+        assert message.content.startswith(expected.format(name=name))
+        assert "Traceback" not in message.content
+    # the host and the shared loop survived: the next call works
+    greet = to_langchain(sample_tools()["greet"])
+    assert within(10, greet.invoke, {"person": {"name": "Ada"}}) == "Hello, Ada"
+
+
+@pytest.mark.parametrize("function", [hostile, ahostile], ids=["sync", "async"])
+def test_hostile_direct_invoke_raises_typed_errors(function: Any) -> None:
+    native = to_langchain(st.tool(function))
+    with pytest.raises(st.ToolExecutionError, match="SystemExit: 2"):
+        within(10, native.invoke, {"kind": "exit"})
+    with pytest.raises(st.ToolValidationError, match="Invalid output"):
+        within(10, native.invoke, {"kind": "loop"})
+
+
+def test_output_schema_violation_leaves_the_value_out() -> None:
+    secret = "token=sk-live-0123456789"
+    leaky = st.Tool(
+        name="leaky",
+        description="Leaks.",
+        output_schema={"type": "object", "properties": {"count": {"type": "integer"}}},
+        execute=lambda input: {"count": secret},
+    )
+    message = to_langchain(leaky).invoke(call_of("leaky", {}))
+    assert message.status == "error"
+    assert message.content == (
+        "Invalid output for tool 'leaky' (1 issue):\n  - count: must be of type integer"
+    )
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_tool_timeout_is_honoured(is_async: bool) -> None:
+    import time
+
+    if is_async:
+
+        async def slow() -> str:
+            """Sleeps."""
+            await asyncio.sleep(5)
+            return "late"
+
+    else:
+
+        def slow() -> str:  # type: ignore[misc]
+            """Sleeps."""
+            time.sleep(5)
+            return "late"
+
+    native = to_langchain(st.tool(slow, timeout=0.2))
+    started = time.monotonic()
+    message = within(10, native.invoke, call_of("slow", {}))
+    assert message.status == "error"
+    assert message.content == "Tool 'slow' failed: no result within 0.2 s (timed out)"
+    message = within(10, lambda: asyncio.run(native.ainvoke(call_of("slow", {}))))
+    assert message.status == "error" and "within 0.2 s" in message.content
+    with pytest.raises(st.ToolExecutionError, match="timed out"):
+        within(10, native.invoke, {})
+    assert time.monotonic() - started < 5
+
+
+def test_a_result_that_stops_serializing_is_an_error_message() -> None:
+    class Flaky:
+        """Serializes once (when the call checks it), then no more."""
+
+        calls = 0
+
+        def __str__(self) -> str:
+            Flaky.calls += 1
+            if Flaky.calls > 1:
+                raise RuntimeError("gone")
+            return "flaky"
+
+    tool = st.Tool(name="flaky", description="Flaky.", execute=lambda input: {"v": Flaky()})
+    message = to_langchain(tool).invoke(call_of("flaky", {}))
+    assert message.status == "error"
+    assert message.content == (
+        "Invalid output for tool 'flaky' (1 issue):\n  - v: cannot be serialized as JSON (Flaky)"
+    )
+
+
+def test_calling_a_langchain_tool_directly_is_a_usage_error() -> None:
+    native = StructuredTool.from_function(add)
+    with pytest.raises(st.UsageError) as raised:
+        st.call(native, {"a": 1})  # type: ignore[arg-type]
+    assert "StructuredTool 'add'" in str(raised.value) and "st.adopt" in str(raised.value)
+    assert st.call(st.adopt(native), {"a": 1}) == 2

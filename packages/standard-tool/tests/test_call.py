@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import sys
 import threading
 import time
 from collections.abc import Mapping
@@ -192,3 +193,504 @@ def test_blocked_loop_names_the_loop_a_sync_caller_blocks() -> None:
     caller = asyncio.run(main())
     assert [blocked for blocked, _ in seen] == [None, caller, None]
     assert seen[0][1] is background_loop() and seen[1][1] is background_loop()
+
+
+# -- tools that raise BaseException ----------------------------------------------------------
+
+Within = Any  # the ``within`` fixture: within(seconds, fn, *args)
+
+
+def _raiser(exc: BaseException, *, is_async: bool) -> Tool:
+    if is_async:
+
+        async def run(input: Any) -> Any:
+            await asyncio.sleep(0)
+            raise exc
+
+    else:
+
+        def run(input: Any) -> Any:  # type: ignore[misc]
+            raise exc
+
+    return Tool(name="argv", description="Parses arguments.", execute=run)
+
+
+BASE_EXCEPTIONS = [SystemExit(2), KeyboardInterrupt(), SystemExit("usage: argv [-h]")]
+BASE_IDS = ["exit-2", "interrupt", "exit-text"]
+
+
+@pytest.mark.parametrize("exc", BASE_EXCEPTIONS, ids=BASE_IDS)
+@pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
+def test_base_exceptions_from_call_are_typed_errors(
+    within: Within, exc: BaseException, is_async: bool
+) -> None:
+    with pytest.raises(ToolExecutionError) as raised:
+        within(10, call, _raiser(exc, is_async=is_async), {})
+    expected = type(exc).__name__ + (f": {exc}" if str(exc) else "")
+    assert str(raised.value) == f"Tool 'argv' failed: {expected}"
+    assert raised.value.tool == "argv" and raised.value.__cause__ is exc
+    # the shared loop survived: every later call of an async tool still works
+    assert within(10, call, async_add, {"a": 1, "b": 2}) == 3
+    assert within(10, call, async_add, {"a": 2, "b": 2}) == 4
+
+
+@pytest.mark.parametrize("exc", BASE_EXCEPTIONS, ids=BASE_IDS)
+@pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
+def test_base_exceptions_from_acall_are_typed_errors(
+    within: Within, exc: BaseException, is_async: bool
+) -> None:
+    async def main() -> Any:
+        with pytest.raises(ToolExecutionError) as raised:
+            await acall(_raiser(exc, is_async=is_async), {})
+        return raised.value, await acall(async_add, {"a": 1, "b": 1})
+
+    error, after = within(10, asyncio.run, main())
+    assert error.tool == "argv" and type(exc).__name__ in str(error) and after == 2
+
+
+def test_sync_call_inside_a_running_loop_survives_system_exit(within: Within) -> None:
+    async def main() -> Any:
+        with pytest.raises(ToolExecutionError, match="SystemExit: 2"):
+            call(_raiser(SystemExit(2), is_async=True), {})
+        return call(async_add, {"a": 1, "b": 1})
+
+    assert within(10, asyncio.run, main()) == 2
+
+
+def test_nested_sync_call_on_the_shared_loop_survives_system_exit(within: Within) -> None:
+    @tool
+    async def outer() -> str:
+        try:
+            call(_raiser(SystemExit(3), is_async=True), {})
+        except ToolExecutionError as error:
+            return str(error)
+        return "no error"
+
+    assert within(10, call, outer, {}) == "Tool 'argv' failed: SystemExit: 3"
+    assert within(10, call, async_add, {"a": 1, "b": 1}) == 2
+
+
+@pytest.mark.parametrize("exc", BASE_EXCEPTIONS, ids=BASE_IDS)
+def test_run_sync_reraises_base_exceptions_and_the_loop_survives(
+    within: Within, exc: BaseException
+) -> None:
+    from standard_tool import run_sync
+
+    async def fails() -> None:
+        await asyncio.sleep(0)
+        raise exc
+
+    async def works() -> str:
+        return "ok"
+
+    with pytest.raises(type(exc)):
+        within(10, run_sync, fails())
+    assert within(10, run_sync, works()) == "ok"
+
+
+def test_the_shared_loop_survives_a_callback_that_exits(within: Within) -> None:
+    from standard_tool import background_loop, run_sync
+
+    background_loop().call_soon_threadsafe(sys.exit, 4)  # not a task: it stops run_forever
+
+    async def works() -> str:
+        return "ok"
+
+    assert within(10, run_sync, works()) == "ok"
+
+
+def test_cancellation_is_not_swallowed() -> None:
+    @tool
+    async def cancelled() -> None:
+        raise asyncio.CancelledError
+
+    async def main() -> None:
+        await acall(cancelled, {})
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(main())
+
+
+# -- hostile exceptions and outputs ----------------------------------------------------------
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message for you")
+
+
+@pytest.mark.parametrize("runner", ["call", "acall"])
+def test_an_exception_whose_str_raises_is_described_safely(runner: str) -> None:
+    @tool
+    def rude() -> None:
+        raise Unprintable
+
+    with pytest.raises(ToolExecutionError) as raised:
+        if runner == "call":
+            call(rude, {})
+        else:
+            asyncio.run(acall(rude, {}))
+    assert str(raised.value) == "Tool 'rude' failed: Unprintable (its message cannot be read)"
+    assert isinstance(raised.value.__cause__, Unprintable)
+
+
+def _self_containing() -> list[Any]:
+    loop: list[Any] = []
+    loop.append(loop)
+    return loop
+
+
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _twice_self_containing() -> list[Any]:
+    loop: list[Any] = []
+    loop.extend([loop, loop])
+    return loop
+
+
+@tool
+def returns_any(kind: str) -> Any:
+    """Returns a hostile value."""
+    return {
+        "loop": _self_containing,
+        "loop2": _twice_self_containing,
+        "bytes": lambda: b"\xff",
+        "nan": lambda: {"x": [float("nan")]},
+        "deep": lambda: _nested(10_000),
+    }[kind]()
+
+
+@tool
+def returns_list() -> list:  # type: ignore[type-arg]
+    """Returns a list nested 10,000 deep."""
+    return _nested(10_000)
+
+
+@tool
+def returns_bytes() -> bytes:
+    """Returns bytes that are not UTF-8."""
+    return b"\xff"
+
+
+@tool
+def returns_float() -> float:
+    """Returns NaN."""
+    return float("nan")
+
+
+UNSERIALIZABLE = [
+    (returns_any, {"kind": "loop"}),
+    (returns_any, {"kind": "loop2"}),
+    (returns_any, {"kind": "bytes"}),
+    (returns_any, {"kind": "nan"}),
+    (returns_any, {"kind": "deep"}),
+    (returns_list, {}),
+    (returns_bytes, {}),
+    (returns_float, {}),
+]
+UNSERIALIZABLE_IDS = [
+    "loop",
+    "loop-twice",
+    "bytes-any",
+    "nan-any",
+    "deep-any",
+    "deep-list",
+    "bytes",
+    "nan",
+]
+
+
+@pytest.mark.parametrize(("subject", "args"), UNSERIALIZABLE, ids=UNSERIALIZABLE_IDS)
+def test_outputs_that_are_not_json_are_typed_errors(
+    within: Within, subject: Tool, args: dict[str, Any]
+) -> None:
+    with pytest.raises(ToolValidationError) as raised:
+        within(10, call, subject, args)
+    assert (raised.value.tool, raised.value.target) == (subject.name, "output")
+    assert str(raised.value).startswith(f"Invalid output for tool {subject.name!r}")
+    with pytest.raises(ToolValidationError):
+        within(10, asyncio.run, acall(subject, args))
+
+
+def test_outputs_that_serialize_to_json_pass() -> None:
+    import datetime
+    import enum
+
+    from pydantic import BaseModel
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    class Point(BaseModel):
+        x: int
+
+    values = [
+        Point(x=1),
+        datetime.date(2024, 1, 2),
+        Colour.RED,
+        {"a": (1, 2), "b": {1, 2}, "c": b"ok", 3: "int key"},
+        _nested(200),
+    ]
+    for value in values:
+        holder = Tool(name="holder", description="d", execute=(lambda v: lambda input: v)(value))
+        assert call(holder, {}) is value
+
+
+# -- common mistakes ---------------------------------------------------------------------------
+
+
+def multiply(a: int, b: int) -> int:
+    """Multiply."""
+    return a * b
+
+
+def test_calling_a_plain_function_is_a_usage_error() -> None:
+    from standard_tool import UsageError
+
+    with pytest.raises(UsageError) as raised:
+        call(multiply, {"a": 1, "b": 2})  # type: ignore[arg-type]
+    text = str(raised.value)
+    assert "function 'multiply'" in text and "st.tool(multiply)" in text
+    with pytest.raises(UsageError, match="st.tool"):
+        asyncio.run(acall(multiply, {"a": 1, "b": 2}))  # type: ignore[arg-type]
+
+
+def test_calling_a_foreign_tool_object_is_a_usage_error() -> None:
+    from standard_tool import UsageError
+
+    class FrameworkTool:
+        name = "multiply"
+
+        def invoke(self, input: Any) -> Any:
+            return input
+
+    with pytest.raises(UsageError) as raised:
+        call(FrameworkTool(), {})  # type: ignore[arg-type]
+    assert "FrameworkTool 'multiply'" in str(raised.value) and "st.adopt" in str(raised.value)
+
+
+def test_an_attribute_error_inside_a_tool_is_still_a_tool_failure() -> None:
+    @tool
+    def broken() -> None:
+        return None.missing  # type: ignore[attr-defined,func-returns-value]
+
+    with pytest.raises(ToolExecutionError, match="AttributeError"):
+        call(broken, {})
+
+
+# -- timeouts ----------------------------------------------------------------------------------
+
+
+@tool
+async def async_nap(seconds: float) -> str:
+    """Sleep, asynchronously."""
+    await asyncio.sleep(seconds)
+    return "awake"
+
+
+@tool
+def sync_nap(seconds: float) -> str:
+    """Sleep, blocking."""
+    time.sleep(seconds)
+    return "awake"
+
+
+@pytest.mark.parametrize("subject", [async_nap, sync_nap], ids=["async", "sync"])
+def test_call_timeout(within: Within, subject: Tool) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    start = time.monotonic()
+    with pytest.raises(ToolTimeoutError) as raised:
+        within(10, lambda: call(subject, {"seconds": 5}, timeout=0.2))
+    assert time.monotonic() - start < 3
+    error = raised.value
+    assert isinstance(error, ToolExecutionError)
+    assert (error.tool, error.seconds) == (subject.name, 0.2)
+    assert str(error) == f"Tool {subject.name!r} failed: no result within 0.2 s (timed out)"
+    assert within(10, lambda: call(subject, {"seconds": 0}, timeout=5)) == "awake"
+
+
+@pytest.mark.parametrize("subject", [async_nap, sync_nap], ids=["async", "sync"])
+def test_acall_timeout(within: Within, subject: Tool) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    async def main() -> Any:
+        with pytest.raises(ToolTimeoutError, match="within 0.2 s"):
+            await acall(subject, {"seconds": 5}, timeout=0.2)
+        return await acall(subject, {"seconds": 0}, timeout=5)
+
+    start = time.monotonic()
+    assert within(10, asyncio.run, main()) == "awake"
+    assert time.monotonic() - start < 4
+
+
+def test_a_tool_declares_its_own_timeout(within: Within) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    @tool(timeout=0.2)
+    async def slow() -> str:
+        await asyncio.sleep(5)
+        return "late"
+
+    assert slow.timeout == 0.2
+    with pytest.raises(ToolTimeoutError, match="'slow' failed: no result within 0.2 s"):
+        within(10, call, slow, {})
+    with pytest.raises(ToolTimeoutError):
+        within(10, asyncio.run, acall(slow, {}))
+    explicit = Tool(name="explicit", description="d", execute=lambda input: "x", timeout=3)
+    assert explicit.timeout == 3 and call(explicit, {}) == "x"
+    assert add.timeout is None
+
+
+def test_any_conforming_tool_may_declare_a_timeout(within: Within) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    def execute(input: Any, context: Any = None) -> str:
+        time.sleep(5)
+        return "late"
+
+    plain = SimpleNamespace(name="plain", description="d", timeout=0.2, execute=execute)
+    with pytest.raises(ToolTimeoutError, match="within 0.2 s"):
+        within(10, call, plain, {})
+
+
+def test_an_explicit_timeout_overrides_the_tools(within: Within) -> None:
+    @tool(timeout=0.1)
+    async def nap() -> str:
+        await asyncio.sleep(0.3)
+        return "awake"
+
+    assert within(10, lambda: call(nap, {}, timeout=5)) == "awake"
+
+
+def test_an_async_tool_that_ignores_cancellation_times_out(within: Within) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    @tool
+    async def stubborn() -> str:
+        for _ in range(30):
+            try:
+                await asyncio.sleep(0.1)
+            except asyncio.CancelledError:
+                pass
+        return "finally"
+
+    with pytest.raises(ToolTimeoutError):
+        within(10, lambda: call(stubborn, {}, timeout=0.2))
+
+    async def main() -> None:
+        await acall(stubborn, {}, timeout=0.2)
+
+    with pytest.raises(ToolTimeoutError):
+        within(10, asyncio.run, main())
+
+
+def test_an_async_tool_blocking_the_shared_loop_times_out_and_later_calls_work(
+    within: Within,
+) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    @tool
+    async def hog() -> str:
+        time.sleep(3)  # blocks the event loop it runs on
+        return "done"
+
+    with pytest.raises(ToolTimeoutError):
+        within(10, lambda: call(hog, {}, timeout=0.2))
+    assert within(2, call, async_add, {"a": 1, "b": 1}) == 2
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), "5", True])
+def test_a_bad_timeout_is_a_usage_error(bad: Any) -> None:
+    from standard_tool import UsageError
+
+    with pytest.raises(UsageError, match="timeout"):
+        call(add, {"a": 1, "b": 1}, timeout=bad)
+    with pytest.raises(UsageError, match="timeout"):
+        tool(timeout=bad)(multiply)
+
+
+def test_a_timeout_keeps_context_variables() -> None:
+    import contextvars
+
+    var: contextvars.ContextVar[str] = contextvars.ContextVar("var", default="unset")
+
+    @tool
+    def read() -> str:
+        return var.get()
+
+    var.set("set")
+    assert call(read, {}, timeout=5) == "set"
+    assert asyncio.run(acall(read, {}, timeout=5)) == "set"
+
+
+def test_media_with_a_mime_type_is_a_serializable_output() -> None:
+    from standard_tool import jsonable
+
+    @dataclasses.dataclass(frozen=True)
+    class Picture:
+        data: bytes
+        mime_type: str
+
+    picture = Picture(b"\x89PNG\r\n\x1a\n\xff", "image/png")
+    shows = Tool(name="shows", description="d", execute=lambda input: [picture, {"n": 1}])
+    assert call(shows, {}) == [picture, {"n": 1}]  # adapters present media as binary content
+    assert jsonable([picture, {"n": 1}]) == [
+        {"data": "iVBORw0KGgr/", "mime_type": "image/png"},
+        {"n": 1},
+    ]
+    bare = Tool(name="bare", description="d", execute=lambda input: {"raw": b"\xff"})
+    with pytest.raises(ToolValidationError, match="raw: cannot be serialized as JSON"):
+        call(bare, {})
+
+
+def test_a_declared_timeout_of_another_tool_gets_a_margin(within: Within) -> None:
+    from standard_tool.exceptions import ToolTimeoutError
+
+    async def execute(input: Any, context: Any = None) -> str:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            raise
+        return "late"
+
+    async def enforcing(input: Any, context: Any = None) -> str:
+        try:
+            return await asyncio.wait_for(asyncio.sleep(5, "late"), 0.2)
+        except asyncio.TimeoutError:
+            raise ToolExecutionError("own", "no answer within 0.2 s, in its own words") from None
+
+    plain = SimpleNamespace(name="plain", description="d", timeout=0.2, execute=execute)
+    start = time.monotonic()
+    with pytest.raises(ToolTimeoutError, match="'plain' failed: no result within 0.2 s"):
+        within(10, call, plain, {})
+    assert 0.6 <= time.monotonic() - start < 3  # 0.2 s and the half-second margin
+    own = SimpleNamespace(name="own", description="d", timeout=0.2, execute=enforcing)
+    with pytest.raises(ToolExecutionError, match="in its own words"):
+        within(10, call, own, {})
+    with pytest.raises(ToolExecutionError, match="in its own words"):
+        within(10, asyncio.run, acall(own, {}))
+
+
+def test_a_ctrl_c_while_waiting_is_the_callers_not_the_tools() -> None:
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("a Ctrl-C reaches the main thread only")
+    main = threading.main_thread().ident
+    assert main is not None
+    timer = threading.Timer(0.2, signal.pthread_kill, (main, signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call(async_nap, {"seconds": 5})  # the caller waits; Ctrl-C arrives meanwhile
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 3
+    assert call(async_add, {"a": 1, "b": 1}) == 2

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from standard_tool import acall, call, input_json_schema, tool, with_formatted_output
 
 
@@ -60,3 +62,94 @@ def test_custom_format_and_applied_once() -> None:
     replaced = with_formatted_output(once)
     assert replaced.tool is divide  # never formatted twice
     assert call(replaced, {"a": 1, "b": 0})["error"].startswith("Tool 'divide'")
+
+
+# -- hostile tools: every failure comes back as data ---------------------------------------
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
+def _loop() -> list[Any]:
+    value: list[Any] = []
+    value.append(value)
+    return value
+
+
+def _deep() -> list[Any]:
+    value: list[Any] = []
+    for _ in range(10_000):
+        value = [value]
+    return value
+
+
+@tool
+def hostile(kind: str) -> Any:
+    """Misbehaves on request."""
+    if kind == "unprintable":
+        raise Unprintable
+    if kind == "exit":
+        raise SystemExit(2)
+    return {"loop": _loop, "deep": _deep, "bytes": lambda: b"\xff", "nan": lambda: float("nan")}[
+        kind
+    ]()
+
+
+@tool
+async def ahostile(kind: str) -> Any:
+    """Misbehaves on request, asynchronously."""
+    if kind == "exit":
+        raise SystemExit(2)
+    if kind == "interrupt":
+        raise KeyboardInterrupt
+    return {"loop": _loop, "deep": _deep, "bytes": lambda: b"\xff"}[kind]()
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("unprintable", "Tool 'hostile' failed: Unprintable (its message cannot be read)"),
+        ("exit", "Tool 'hostile' failed: SystemExit: 2"),
+        ("loop", "Invalid output for tool 'hostile'"),
+        ("deep", "Invalid output for tool 'hostile'"),
+        ("bytes", "Invalid output for tool 'hostile'"),
+        ("nan", "Invalid output for tool 'hostile'"),
+    ],
+)
+def test_hostile_sync_tool_gives_error_data(within: Any, kind: str, expected: str) -> None:
+    wrapped = with_formatted_output(hostile)
+    result = within(10, call, wrapped, {"kind": kind})
+    assert set(result) == {"error"} and result["error"].startswith(expected)
+    assert "Traceback" not in result["error"]
+    assert within(10, asyncio.run, acall(wrapped, {"kind": kind}))["error"].startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("exit", "Tool 'ahostile' failed: SystemExit: 2"),
+        ("interrupt", "Tool 'ahostile' failed: KeyboardInterrupt"),
+        ("loop", "Invalid output for tool 'ahostile'"),
+        ("deep", "Invalid output for tool 'ahostile'"),
+        ("bytes", "Invalid output for tool 'ahostile'"),
+    ],
+)
+def test_hostile_async_tool_gives_error_data(within: Any, kind: str, expected: str) -> None:
+    wrapped = with_formatted_output(ahostile)
+    assert within(10, call, wrapped, {"kind": kind})["error"].startswith(expected)
+    assert within(10, asyncio.run, acall(wrapped, {"kind": kind}))["error"].startswith(expected)
+    assert within(10, call, adivide, {"a": 1, "b": 2}) == 0.5  # the shared loop still works
+
+
+def test_a_timeout_gives_error_data(within: Any) -> None:
+    @tool(timeout=0.2)
+    async def slow() -> str:
+        await asyncio.sleep(5)
+        return "late"
+
+    wrapped = with_formatted_output(slow)
+    assert within(10, call, wrapped, {}) == {
+        "error": "Tool 'slow' failed: no result within 0.2 s (timed out)"
+    }

@@ -325,3 +325,74 @@ def test_any_or_missing_return_declares_no_output_schema() -> None:
     assert tool(untyped).output_schema is None and tool(anything).output_schema is None
     assert output_json_schema(tool(anything)) is None
     assert output_json_schema(tool(lambda a: None)) is None
+
+
+def test_output_errors_read_as_output() -> None:
+    class Point(BaseModel):
+        x: int
+
+    @tool
+    def count() -> int:
+        return "many"  # type: ignore[return-value]
+
+    @tool
+    def where() -> Point:
+        return {"x": "far"}  # type: ignore[return-value]
+
+    with pytest.raises(ToolValidationError) as raised:
+        count.execute({})
+    assert str(raised.value) == (
+        "Invalid output for tool 'count' (1 issue):\n"
+        "  - <root>: Output should be a valid integer, unable to parse string as an integer"
+    )
+    with pytest.raises(ToolValidationError) as raised:
+        where.execute({})
+    assert "x: Output should be a valid integer" in str(raised.value)
+    assert "Input should" not in str(raised.value) and "far" not in str(raised.value)
+
+
+def test_input_errors_still_read_as_input() -> None:
+    @tool
+    def count(n: int) -> int:
+        return n
+
+    with pytest.raises(ToolValidationError, match="n: Input should be a valid integer"):
+        count.execute({"n": "many"})
+
+
+def test_docstring_args_naming_no_parameter_warn() -> None:
+    def search(query: str, limit: int = 10) -> list[str]:
+        """Search.
+
+        Args:
+            query: What to look for.
+            limt: How many results.
+            offset: Where to start.
+        """
+        return []
+
+    with pytest.warns(UserWarning) as record:
+        made = tool(search)
+    messages = [str(warning.message) for warning in record]
+    assert messages == [
+        "tool 'search': the docstring describes 'limt', 'offset', which are not parameters"
+    ]
+    assert record[0].filename == __file__
+    assert made.input_schema is not None
+
+
+def test_docstring_describing_context_or_every_parameter_does_not_warn() -> None:
+    import warnings
+
+    def f(a: int, context: Any = None) -> int:
+        """F.
+
+        Args:
+            a: A.
+            context: The per-call context.
+        """
+        return a
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tool(f)

@@ -13,6 +13,7 @@ from pydantic import PrivateAttr
 
 import standard_tool as st
 from standard_tool.adapters import METADATA_KEY, export_tools, pack_metadata
+from standard_tool.exceptions import NotJsonError
 from standard_tool.names import OPENAI_NAMES, NameRule, sanitize_name
 
 from ._context import ContextGetter, context_from_config
@@ -149,20 +150,19 @@ class StandardStructuredTool(StructuredTool):
     def _run(self, /, *args: Any, **kwargs: Any) -> Any:
         context = (self._get_context or context_from_config)(var_child_runnable_config.get())
         try:
-            result = st.call(self._standard, kwargs, context)
+            return _content_and_artifact(self._standard, st.call(self._standard, kwargs, context))
         except (st.ToolValidationError, st.ToolExecutionError) as error:
             _report(error)
             raise
-        return _content_and_artifact(result)
 
     async def _arun(self, /, *args: Any, **kwargs: Any) -> Any:
         context = (self._get_context or context_from_config)(var_child_runnable_config.get())
         try:
             result = await st.acall(self._standard, kwargs, context)
+            return _content_and_artifact(self._standard, result)
         except (st.ToolValidationError, st.ToolExecutionError) as error:
             _report(error)
             raise
-        return _content_and_artifact(result)
 
 
 def _report(error: Exception) -> None:
@@ -175,14 +175,20 @@ def _report(error: Exception) -> None:
     raise ToolException(str(error)) from error
 
 
-def _content_and_artifact(result: Any) -> tuple[Any, Any]:
+def _content_and_artifact(tool: st.StandardTool, result: Any) -> tuple[Any, Any]:
     """Text for the model (JSON unless already a string) and the value itself.
 
-    A direct call (no tool call id) gets the value itself, as from a native tool.
+    A direct call (no tool call id) gets the value itself, as from a native tool. The
+    standard call has checked that the result serializes; should it still not, that is an
+    invalid output, not a crash.
     """
     if isinstance(result, str) or _TOOL_CALL_ID.get() is None:
         return result, result
-    return json.dumps(st.jsonable(result), ensure_ascii=False), result
+    try:
+        data = st.jsonable(result)
+    except NotJsonError as exc:
+        raise st.ToolValidationError(tool.name, "output", exc.issues) from None
+    return json.dumps(data, ensure_ascii=False), result
 
 
 def to_langchain(

@@ -1,173 +1,224 @@
-"""Running any conforming tool from sync or async code, inside or outside an event loop."""
+"""Running any conforming tool from sync or async code, inside or outside an event loop.
+
+Whatever a tool does, a call ends, with its result or with a typed error:
+
+- any exception, ``SystemExit`` and ``KeyboardInterrupt`` included, becomes a
+  :class:`ToolExecutionError` (cancellation alone passes through), and the shared background
+  loop survives it;
+- a result that does not serialize to JSON data is a :class:`ToolValidationError` on the output;
+- a time limit (the ``timeout`` argument, else the tool's ``timeout`` attribute) ends the wait
+  with a :class:`ToolTimeoutError`. An async tool is cancelled; a sync tool's thread cannot be
+  stopped, so it runs on and its result is dropped.
+"""
 
 from __future__ import annotations
 
-import contextvars
 import inspect
-import os
-import threading
-from collections.abc import Awaitable, Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar
+import sys
+from collections.abc import Callable
+from typing import Any
 
+from ._json import SCALARS, json_issues
 from ._protocols import StandardTool
-from .exceptions import StandardToolError, ToolExecutionError
-
-if TYPE_CHECKING:
-    import asyncio
+from ._tool import Tool
+from ._waiting import (
+    Expired,
+    Interrupted,
+    background_loop,
+    blocked_loop,
+    run_sync,
+    start_thread,
+    thread_within,
+    timeout_seconds,
+    wait,
+    wait_for,
+    within,
+)
+from .exceptions import (
+    StandardToolError,
+    ToolExecutionError,
+    ToolTimeoutError,
+    ToolValidationError,
+    UsageError,
+)
 
 __all__ = ["acall", "background_loop", "blocked_loop", "call", "run_sync"]
 
-T = TypeVar("T")
+
+def _execute_fully(execute: Callable[..., Any], input: Any, context: Any) -> Any:
+    result = execute(input, context)
+    return wait(result, None) if inspect.isawaitable(result) else result
 
 
-class _Portal:
-    """One daemon thread running an event loop, where sync callers run coroutines."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._pid = 0
-
-    def loop(self) -> asyncio.AbstractEventLoop:
-        loop = self._loop
-        if loop is not None and self._pid == os.getpid():
-            return loop
-        import asyncio
-
-        with self._lock:
-            if self._loop is None or self._pid != os.getpid():
-                loop = asyncio.new_event_loop()
-                ready = threading.Event()
-
-                def run() -> None:
-                    asyncio.set_event_loop(loop)
-                    loop.call_soon(ready.set)
-                    loop.run_forever()
-
-                thread = threading.Thread(target=run, name="standard-tool-portal", daemon=True)
-                thread.start()
-                ready.wait()
-                self._loop, self._thread, self._pid = loop, thread, os.getpid()
-            return self._loop
-
-    def is_current(self) -> bool:
-        return self._thread is threading.current_thread()
+def _name(tool: Any) -> str:
+    name = getattr(tool, "name", None)
+    return name if isinstance(name, str) else type(tool).__name__
 
 
-_portal = _Portal()
-_blocked: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
-    "standard_tool_blocked_loop", default=None
-)
+_MARGIN = 0.5
+"""Seconds a call waits beyond the timeout a tool other than :class:`Tool` declares: such a
+tool may enforce its limit itself, and then reports it first, in its own words."""
 
 
-def background_loop() -> asyncio.AbstractEventLoop:
-    """The shared event loop (on a daemon thread) where sync callers run coroutines."""
-    return _portal.loop()
+def _declared(tool: Any) -> float | None:
+    declared = getattr(tool, "timeout", None)
+    return None if declared is None else timeout_seconds(declared, f"tool {_name(tool)!r}: ")
 
 
-def blocked_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop that a sync :func:`run_sync` caller is blocking, seen from the coroutine
-    it runs (``None`` elsewhere). Work that needs that loop would deadlock: refuse it."""
-    return _blocked.get()
+def _limit(tool: Any, timeout: Any) -> float | None:
+    """How long a call waits: ``timeout`` if given, else the tool's declared ``timeout``."""
+    if timeout is not None:
+        return timeout_seconds(timeout)
+    declared = _declared(tool)
+    if declared is None or isinstance(tool, Tool):
+        return declared
+    return declared + _MARGIN
 
 
-async def _blocking(coroutine: Coroutine[Any, Any, T], loop: asyncio.AbstractEventLoop | None) -> T:
-    _blocked.set(loop)
-    return await coroutine
+def _timed_out(tool: Any, timeout: Any) -> ToolTimeoutError:
+    limit = timeout_seconds(timeout) if timeout is not None else _declared(tool)
+    return ToolTimeoutError(_name(tool), limit or 0.0)
 
 
-def run_sync(awaitable: Awaitable[T]) -> T:
-    """Wait for an awaitable from sync code, whether or not this thread runs an event loop.
-
-    The awaitable runs on a shared background loop, so a running loop in this thread is not
-    re-entered and objects bound to that background loop survive from call to call.
-    """
-    import asyncio
-
-    coroutine = awaitable if inspect.iscoroutine(awaitable) else _await(awaitable)
+def _describe(exc: BaseException) -> str:
+    """``Type: message``; an exception whose ``str()`` fails is described by its type alone."""
+    kind = type(exc).__name__
     try:
-        caller = asyncio.get_running_loop()
-    except RuntimeError:
-        caller = None
-    coroutine = _blocking(coroutine, caller)
-    if _portal.is_current():  # called from a tool running on the portal itself
-        nested: T = _run_in_new_thread(coroutine)
-        return nested
-    future = asyncio.run_coroutine_threadsafe(coroutine, _portal.loop())
-    result: T = future.result()
-    return result
+        text = str(exc)
+    except BaseException:  # its __str__ is broken: say so, and carry on
+        return f"{kind} (its message cannot be read)"
+    return f"{kind}: {text}" if text else kind
 
 
-async def _await(awaitable: Awaitable[T]) -> T:
-    return await awaitable
-
-
-def _run_in_new_thread(coroutine: Coroutine[Any, Any, T]) -> T:
-    import asyncio
-
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # re-raised in the caller's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, name="standard-tool-nested")
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    value: T = outcome["value"]
-    return value
-
-
-def _failure(tool: Any, exc: Exception) -> ToolExecutionError:
-    name = getattr(tool, "name", type(tool).__name__)
-    text = str(exc)
-    message = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    error = ToolExecutionError(name, message)
+def _failure(tool: Any, exc: BaseException) -> ToolExecutionError:
+    error = ToolExecutionError(_name(tool), _describe(exc))
     error.__cause__ = exc
     return error
 
 
-def call(tool: StandardTool, input: Any, context: Any = None) -> Any:
+def _passes_through(exc: BaseException) -> bool:
+    """Cancellation is the caller's, never the tool's failure."""
+    asyncio = sys.modules.get("asyncio")
+    return isinstance(exc, GeneratorExit) or (
+        asyncio is not None and isinstance(exc, asyncio.CancelledError)
+    )
+
+
+def _not_a_tool(obj: Any, caller: str) -> UsageError:
+    if inspect.isroutine(obj):
+        name = getattr(obj, "__name__", "function")
+        return UsageError(
+            f"{caller}() takes a standard tool, not the function {name!r}: "
+            f"make it one with st.tool({name})"
+        )
+    name = getattr(obj, "name", None)
+    what = type(obj).__name__ + (f" {name!r}" if isinstance(name, str) else "")
+    return UsageError(
+        f"{caller}() takes a standard tool (name, description, execute), not a {what}: "
+        "st.adopt(obj) turns a framework's tool into one"
+    )
+
+
+def _check_output(tool: Any, result: Any) -> None:
+    """A result must serialize to JSON data (see :func:`standard_tool.jsonable`)."""
+    if type(result) in SCALARS:
+        return
+    issues = json_issues(result, convert=True)
+    if issues is not None:
+        raise ToolValidationError(_name(tool), "output", issues)
+
+
+def call(
+    tool: StandardTool, input: Any, context: Any = None, *, timeout: float | None = None
+) -> Any:
     """Run any conforming tool from sync code and return its result.
 
     An async tool runs on a background event loop, so this works inside a running loop too.
-    Errors other than the project's own become :class:`ToolExecutionError` naming the tool.
+    Errors other than the project's own become :class:`ToolExecutionError` naming the tool;
+    a result that is not JSON data is a :class:`ToolValidationError`. ``timeout`` (seconds,
+    default: the tool's ``timeout`` attribute) ends the wait with :class:`ToolTimeoutError`;
+    a declared timeout of a tool other than :class:`Tool`, which may enforce it itself, is
+    given half a second more.
     """
+    seconds = timeout
+    if seconds is None:
+        try:
+            seconds = tool.timeout  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    if seconds is not None:
+        seconds = _limit(tool, timeout)
     try:
-        result = tool.execute(input, context)
-        if inspect.isawaitable(result):
-            result = run_sync(result)
-    except StandardToolError:
-        raise
-    except Exception as exc:
-        raise _failure(tool, exc) from exc
-    return result
-
-
-async def acall(tool: StandardTool, input: Any, context: Any = None) -> Any:
-    """Run any conforming tool from async code; a sync tool runs in a worker thread.
-
-    A tool with both a sync ``execute`` and an async ``aexecute`` runs ``aexecute`` here.
-    """
-    import asyncio
-
-    execute = tool.execute
+        execute = tool.execute
+    except AttributeError:
+        raise _not_a_tool(tool, "call") from None
     try:
-        aexecute = getattr(tool, "aexecute", None)
-        if aexecute is not None and inspect.iscoroutinefunction(aexecute):
-            return await aexecute(input, context)
-        if inspect.iscoroutinefunction(execute):
-            return await execute(input, context)
-        result = await asyncio.to_thread(execute, input, context)
-        if inspect.isawaitable(result):
-            result = await result
+        if seconds is None:
+            result = execute(input, context)
+            if type(result) in SCALARS:
+                return result
+            if inspect.isawaitable(result):
+                result = wait(result, None)
+        elif inspect.iscoroutinefunction(execute):
+            result = wait(execute(input, context), seconds)
+        else:
+            future = start_thread(_execute_fully, execute, input, context)
+            if not wait_for(future, seconds):
+                raise Expired
+            result = future.result()
+        _check_output(tool, result)
         return result
     except StandardToolError:
         raise
-    except Exception as exc:
+    except Expired:
+        raise _timed_out(tool, timeout) from None
+    except Interrupted as stop:
+        interrupt = stop.error
+    except BaseException as exc:
+        if _passes_through(exc):
+            raise
+        raise _failure(tool, exc) from exc
+    raise interrupt
+
+
+async def acall(
+    tool: StandardTool, input: Any, context: Any = None, *, timeout: float | None = None
+) -> Any:
+    """Run any conforming tool from async code; a sync tool runs in a worker thread.
+
+    A tool with both a sync ``execute`` and an async ``aexecute`` runs ``aexecute`` here.
+    Errors, results and ``timeout`` are as for :func:`call`.
+    """
+    import asyncio
+
+    seconds = _limit(tool, timeout)
+    try:
+        execute = tool.execute
+    except AttributeError:
+        raise _not_a_tool(tool, "acall") from None
+    try:
+        aexecute = getattr(tool, "aexecute", None)
+        if aexecute is not None and inspect.iscoroutinefunction(aexecute):
+            coroutine = aexecute(input, context)
+        elif inspect.iscoroutinefunction(execute):
+            coroutine = execute(input, context)
+        else:
+            coroutine = None
+        if coroutine is not None:
+            result = await (coroutine if seconds is None else within(coroutine, seconds))
+        elif seconds is None:
+            result = await asyncio.to_thread(execute, input, context)
+            if inspect.isawaitable(result):
+                result = await result
+        else:
+            result = await thread_within(seconds, _execute_fully, execute, input, context)
+        _check_output(tool, result)
+        return result
+    except StandardToolError:
+        raise
+    except Expired:
+        raise _timed_out(tool, timeout) from None
+    except BaseException as exc:
+        if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):
+            raise
         raise _failure(tool, exc) from exc

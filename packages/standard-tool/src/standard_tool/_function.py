@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+import os
+import sys
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, get_type_hints
 
@@ -69,6 +72,7 @@ def inspect_function(
     except (TypeError, ValueError, NameError) as exc:
         raise UsageError(f"cannot read the signature of {name!r}: {exc}") from exc
     doc = parse_docstring(inspect.getdoc(target))
+    _warn_unknown(name, doc.params, signature.parameters)
 
     fields: dict[str, Any] = {}
     positional: list[str] = []
@@ -114,6 +118,29 @@ def inspect_function(
         positional=tuple(positional),
         renamed=tuple(renamed),
     )
+
+
+def _warn_unknown(tool: str, documented: Iterable[str], parameters: Mapping[str, Any]) -> None:
+    """Warn about docstring argument entries that name no parameter (a typo, a stale entry)."""
+    unknown = [name for name in documented if name not in parameters]
+    if not unknown:
+        return
+    names = ", ".join(repr(name) for name in unknown)
+    which = "which are not parameters" if len(unknown) > 1 else "which is not a parameter"
+    _warn(f"tool {tool!r}: the docstring describes {names}, {which}")
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _warn(message: str) -> None:
+    """A ``UserWarning`` pointing at the first caller outside this package."""
+    frame = sys._getframe(1)
+    level = 2
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def _clashes(name: str) -> bool:

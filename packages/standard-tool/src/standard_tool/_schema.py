@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 from itertools import islice
 from typing import Any, Literal
 
+from ._json import MAX_DEPTH, MAX_ISSUES, TOO_DEEP, json_issues, jsonable
 from ._protocols import JsonSchemaTarget, Result, StandardSchema
+from ._rules import issues_of
 from .exceptions import Issue, UsageError
 
 __all__ = ["MAX_DEPTH", "MAX_ISSUES", "JsonSchema", "PydanticSchema", "as_schema", "jsonable"]
 
-MAX_DEPTH = 256
-"""Deepest nesting of lists and dicts accepted in a value; deeper input is refused, not crashed on."""
-MAX_ISSUES = 50
-"""Most issues reported for one value."""
 _MAX_MESSAGE = 300
 
 Side = Literal["input", "output"]
@@ -36,30 +34,6 @@ def as_schema(obj: Any) -> StandardSchema | None:
     if not isinstance(obj, type) and isinstance(obj, StandardSchema):
         return obj
     return PydanticSchema(obj)
-
-
-def _too_deep(value: Any) -> bool:
-    """Whether ``value`` nests lists and dicts deeper than :data:`MAX_DEPTH`."""
-    stack = [(value, 0)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node, depth = pop()
-        if depth > MAX_DEPTH:
-            return True
-        children: Iterable[Any]
-        if isinstance(node, dict):
-            children = node.values()
-        elif isinstance(node, (list, tuple)):
-            children = node
-        else:
-            continue
-        for child in children:
-            if isinstance(child, (dict, list, tuple)):
-                push((child, depth + 1))
-    return False
-
-
-_DEPTH_ISSUE = (Issue(f"value nests deeper than {MAX_DEPTH} levels"),)
 
 
 def _clip(message: str) -> str:
@@ -108,16 +82,23 @@ class JsonSchema:
         return self
 
     def validate(self, value: Any, /) -> Result:
-        if _too_deep(value):
-            return Result(issues=_DEPTH_ISSUE)
+        """Check that ``value`` is JSON data, then that it matches the schema."""
+        issues = self.issues(value)
+        return Result(value) if issues is None else Result(issues=issues)
+
+    def issues(self, value: Any, /) -> tuple[Issue, ...] | None:
+        """What :meth:`validate` finds wrong with ``value`` (at most ``MAX_ISSUES``), or ``None``."""
+        issues = json_issues(value)
+        if issues is not None:
+            return issues
         validator = self._validator
         try:
             if validator.is_valid(value):
-                return Result(value)
-            errors = list(islice(validator.iter_errors(value), MAX_ISSUES))
-        except ValueError as exc:  # a value that is not JSON data (a set, an object, a NaN key)
-            return Result(issues=(Issue(_clip(f"not JSON data: {exc}")),))
-        return Result(issues=tuple(issue for error in errors for issue in _issues_of(error)))
+                return None
+            errors = validator.iter_errors(value)
+            return tuple(islice((i for error in errors for i in issues_of(error)), MAX_ISSUES))
+        except ValueError:  # jsonschema-rs refusing what the walk let through: not expected
+            return (Issue("is not JSON data"),)
 
     def json_schema(
         self, *, side: Side = "input", target: JsonSchemaTarget = "draft-2020-12"
@@ -130,18 +111,6 @@ class JsonSchema:
         elif schema is False:
             schema = {"not": {}}
         return convert_schema(schema, target)  # type: ignore[return-value]
-
-
-def _issues_of(error: Any) -> list[Issue]:
-    """Turn one jsonschema-rs error into issues whose path names the field concerned."""
-    path = tuple(error.instance_path)
-    kind = error.kind
-    name = type(kind).__name__
-    if name == "Required":
-        return [Issue("Field required", (*path, kind.property))]
-    if name == "AdditionalProperties":
-        return [Issue("Extra inputs are not permitted", (*path, key)) for key in kind.unexpected]
-    return [Issue(_clip(error.message), path)]
 
 
 class PydanticSchema:
@@ -188,7 +157,7 @@ class PydanticSchema:
         except ValidationError as exc:
             return Result(issues=issues_from_pydantic(exc))
         except RecursionError:
-            return Result(issues=_DEPTH_ISSUE)
+            return Result(issues=TOO_DEEP)
 
     def json_schema(
         self, *, side: Side = "input", target: JsonSchemaTarget = "draft-2020-12"
@@ -234,20 +203,18 @@ def _is_model_class(obj: Any, base: type) -> bool:
         return False
 
 
-def issues_from_pydantic(exc: Any) -> tuple[Issue, ...]:
-    """The issues of a pydantic ``ValidationError``, messages without the input values."""
-    return tuple(
-        Issue(_clip(error["msg"]), tuple(error["loc"]))
-        for error in islice(exc.errors(include_url=False, include_input=False), MAX_ISSUES)
-    )
+def issues_from_pydantic(exc: Any, side: Side = "input") -> tuple[Issue, ...]:
+    """The issues of a pydantic ``ValidationError``, messages without the input values.
 
-
-def jsonable(value: Any) -> Any:
-    """``value`` as JSON data (dicts, lists, strings, numbers, booleans, ``None``).
-
-    Pydantic models, dataclasses, dates, enums and the like become what pydantic serializes
-    them to; what it cannot serialize becomes its ``str()``.
+    On the output side, pydantic's "Input should be ..." reads "Output should be ...".
     """
-    from pydantic_core import to_jsonable_python
+    errors = islice(exc.errors(include_url=False, include_input=False), MAX_ISSUES)
+    if side == "input":
+        return tuple(Issue(_clip(error["msg"]), tuple(error["loc"])) for error in errors)
+    return tuple(Issue(_clip(_as_output(error["msg"])), tuple(error["loc"])) for error in errors)
 
-    return to_jsonable_python(value, fallback=str)
+
+def _as_output(message: str) -> str:
+    if message.startswith("Input should"):
+        return "Output should" + message[len("Input should") :]
+    return message

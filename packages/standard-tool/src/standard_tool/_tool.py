@@ -7,11 +7,13 @@ import inspect
 import sys
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, overload
+from typing import Any, overload
 
+from ._execution import checker, executor
 from ._protocols import StandardSchema
-from ._schema import JsonSchema, PydanticSchema, as_schema
-from .exceptions import ToolValidationError, UsageError
+from ._schema import JsonSchema, as_schema
+from ._waiting import timeout_seconds
+from .exceptions import UsageError
 
 __all__ = ["EMPTY_INPUT_SCHEMA", "Tool", "tool"]
 
@@ -19,38 +21,6 @@ EMPTY_INPUT_SCHEMA: Mapping[str, Any] = MappingProxyType({"type": "object", "pro
 """The input schema of a tool that declares none."""
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
-Checker = Callable[[Any], Any]
-
-
-def _checker(schema: StandardSchema, tool: str, target: Literal["input", "output"]) -> Checker:
-    """A function that returns the validated value or raises :class:`ToolValidationError`."""
-    if isinstance(schema, PydanticSchema):
-        from pydantic import ValidationError
-
-        from ._schema import issues_from_pydantic
-
-        validate_python = schema.validator.validate_python
-
-        def check_pydantic(value: Any) -> Any:
-            try:
-                return validate_python(value)
-            except ValidationError as exc:
-                raise ToolValidationError(tool, target, issues_from_pydantic(exc)) from None
-            except RecursionError:
-                result = schema.validate(value)
-                raise ToolValidationError(tool, target, result.issues or ()) from None
-
-        return check_pydantic
-
-    validate = schema.validate
-
-    def check(value: Any) -> Any:
-        result = validate(value)
-        if result.issues is not None:
-            raise ToolValidationError(tool, target, result.issues)
-        return result.value
-
-    return check
 
 
 def _check_name(name: Any) -> str:
@@ -68,6 +38,10 @@ class Tool:
     receives the validated input, or from a typed function with :meth:`from_function` or the
     :func:`tool` decorator, where each argument is a property of the input object.
     ``execute`` is async exactly when the underlying function is.
+
+    ``timeout`` (seconds) bounds each :func:`~standard_tool.call` and
+    :func:`~standard_tool.acall` of the tool, and so each call through an adapter; it is kept
+    as the ``timeout`` attribute, which any conforming tool may declare the same way.
     """
 
     __slots__ = (
@@ -83,6 +57,7 @@ class Tool:
         "meta",
         "name",
         "output_schema",
+        "timeout",
         "title",
     )
 
@@ -96,6 +71,7 @@ class Tool:
         output_schema: Any = None,
         title: str | None = None,
         meta: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
     ) -> None:
         if not callable(execute):
             raise UsageError(f"tool {name!r}: execute must be callable")
@@ -109,6 +85,7 @@ class Tool:
             function=execute,
             takes_context=_takes_context(execute),
             to_arguments=None,
+            timeout=timeout,
         )
         self._signature = False
 
@@ -124,6 +101,7 @@ class Tool:
         function: Callable[..., Any],
         takes_context: bool,
         to_arguments: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]] | None,
+        timeout: float | None,
     ) -> None:
         self.name = _check_name(name)
         if not isinstance(description, str):
@@ -135,22 +113,25 @@ class Tool:
         self.input_schema = input_schema
         self.output_schema = output_schema
         self.meta = _NO_META if not meta else MappingProxyType(dict(meta))
+        self.timeout = None if timeout is None else timeout_seconds(timeout, f"tool {name!r}: ")
         self.function = function
         self._takes_context = takes_context
         self._to_arguments = to_arguments
-        self._check_input = _checker(
+        self._check_input = checker(
             input_schema if input_schema is not None else JsonSchema(dict(EMPTY_INPUT_SCHEMA)),
             name,
             "input",
         )
         self._check_output = (
-            None if output_schema is None else _checker(output_schema, name, "output")
+            None if output_schema is None else checker(output_schema, name, "output")
         )
         is_async = inspect.iscoroutinefunction(inspect.unwrap(function)) or (
             not inspect.isfunction(function)
             and inspect.iscoroutinefunction(type(function).__call__)
         )
-        self.execute = self._execute_async if is_async else self._execute_sync
+        self.execute = executor(
+            function, self._check_input, self._check_output, takes_context, to_arguments, is_async
+        )
 
     @classmethod
     def from_function(
@@ -161,6 +142,7 @@ class Tool:
         title: str | None = None,
         description: str | None = None,
         meta: Mapping[str, Any] | None = None,
+        timeout: float | None = None,
         localns: Mapping[str, Any] | None = None,
     ) -> Tool:
         """Build a tool from a typed function; its docstring gives the descriptions.
@@ -183,28 +165,10 @@ class Tool:
             function=function,
             takes_context=signature.takes_context,
             to_arguments=_arguments_builder(signature.positional, signature.renamed),
+            timeout=timeout,
         )
         self._signature = True
         return self
-
-    def _arguments(self, input: Any, context: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        value = self._check_input(input)
-        if self._to_arguments is None:
-            return ((value, context) if self._takes_context else (value,)), {}
-        args, kwargs = self._to_arguments(value)
-        if self._takes_context:
-            kwargs["context"] = context
-        return args, kwargs
-
-    def _execute_sync(self, input: Any, context: Any = None) -> Any:
-        args, kwargs = self._arguments(input, context)
-        result = self.function(*args, **kwargs)
-        return result if self._check_output is None else self._check_output(result)
-
-    async def _execute_async(self, input: Any, context: Any = None) -> Any:
-        args, kwargs = self._arguments(input, context)
-        result = await self.function(*args, **kwargs)
-        return result if self._check_output is None else self._check_output(result)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the underlying function directly, with no validation."""
@@ -224,7 +188,6 @@ class Tool:
         clone.meta = (
             _NO_META if not self.meta else MappingProxyType(copy.deepcopy(dict(self.meta), memo))
         )
-        clone.execute = getattr(clone, self.execute.__name__)  # bound to the clone
         return clone
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -236,7 +199,12 @@ class Tool:
         )
         if module and _lookup(module, qualname) is self:
             return (_lookup, (module, qualname))
-        fields = {"name": self.name, "title": self.title, "description": self.description}
+        fields = {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "timeout": self.timeout,
+        }
         meta = dict(self.meta) or None
         if self._signature:
             return (_from_function, (self.function, fields, meta))
@@ -304,6 +272,7 @@ def tool(
     title: str | None = None,
     description: str | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
 ) -> Tool: ...
 @overload
 def tool(
@@ -312,6 +281,7 @@ def tool(
     title: str | None = None,
     description: str | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     function: Callable[..., Any] | None = None,
@@ -321,14 +291,21 @@ def tool(
     title: str | None = None,
     description: str | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
-    """Turn a typed function (sync or async) into a :class:`Tool`; usable bare or with options."""
+    """Turn a typed function (sync or async) into a :class:`Tool`; usable bare or with options.
+
+    ``timeout`` (seconds) bounds every :func:`~standard_tool.call` and
+    :func:`~standard_tool.acall` of the tool, and every framework call through an adapter.
+    """
     options: dict[str, Any] = {
         "name": name,
         "title": title,
         "description": description,
         "meta": meta,
     }
+    if timeout is not None:
+        options["timeout"] = timeout_seconds(timeout, "tool(): ")
     if function is not None:
         return Tool.from_function(function, **options, localns=sys._getframe(1).f_locals)
 

@@ -6,13 +6,15 @@ The hierarchy::
     ├── ToolValidationError            a value does not match a tool's input or output schema
     ├── ToolExecutionError             a tool ran and failed (the cause is chained)
     ├── ServerError                    a tool server failed outside any one tool call
+    │   └── ToolTimeoutError           a tool did not finish in time; the caller stopped waiting
     ├── ConversionError                a tool cannot be converted to or from a target
     │   ├── UnsupportedObjectError     no installed adapter owns the object
     │   └── SchemaNotExpressibleError  the target dialect cannot express a schema keyword
     ├── PluginError                    the plugin registry cannot do what was asked
     │   └── UnknownTargetError         no installed adapter exports to that target
-    └── UsageError                     the developer used the API wrongly (bad definition, bad argument)
-        └── ToolNameError              a name breaks a target's rules, or two names collide
+    ├── UsageError                     the developer used the API wrongly (bad definition, bad argument)
+    │   └── ToolNameError              a name breaks a target's rules, or two names collide
+    └── NotJsonError                   a value is not JSON data and cannot be made JSON data
 
 Errors raised while serving a model (validation and execution errors) carry the tool's
 name; their ``str()`` is meant for the model and never contains a traceback or the per-call
@@ -28,12 +30,14 @@ from typing import Any, Literal
 __all__ = [
     "ConversionError",
     "Issue",
+    "NotJsonError",
     "PluginError",
     "SchemaNotExpressibleError",
     "ServerError",
     "StandardToolError",
     "ToolExecutionError",
     "ToolNameError",
+    "ToolTimeoutError",
     "ToolValidationError",
     "UnknownTargetError",
     "UnsupportedObjectError",
@@ -192,3 +196,38 @@ class UsageError(StandardToolError, TypeError):
 
 class ToolNameError(UsageError, ValueError):
     """A tool name breaks a target's naming rules, or two names collide."""
+
+
+class ToolTimeoutError(ToolExecutionError):
+    """A tool did not finish within its time limit, and the caller stopped waiting.
+
+    A sync tool's thread cannot be stopped: it runs on, and its result is dropped.
+
+    Attributes:
+        tool: the tool's name.
+        seconds: the limit.
+    """
+
+    def __init__(self, tool: str, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(tool, f"no result within {seconds:g} s (timed out)")
+
+    def __reduce__(self) -> tuple[type[ToolTimeoutError], tuple[str, float]]:
+        return (type(self), (self.tool, self.seconds))
+
+
+class NotJsonError(StandardToolError, ValueError):
+    """A value is not JSON data and cannot be made JSON data (see ``standard_tool.jsonable``).
+
+    Attributes:
+        issues: where the value breaks the JSON rules and which rule, never the value itself.
+    """
+
+    def __init__(self, issues: Iterable[Issue]) -> None:
+        self.issues: tuple[Issue, ...] = tuple(issues)
+        shown = "; ".join(str(issue) for issue in self.issues[:5])
+        more = f"; ... and {len(self.issues) - 5} more" if len(self.issues) > 5 else ""
+        super().__init__(f"not JSON data: {shown}{more}")
+
+    def __reduce__(self) -> tuple[type[NotJsonError], tuple[tuple[Issue, ...]]]:
+        return (type(self), (self.issues,))

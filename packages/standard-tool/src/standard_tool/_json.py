@@ -1,0 +1,237 @@
+"""What counts as JSON data: the check every value a tool receives or returns goes through.
+
+JSON data is ``None``, booleans, strings, finite numbers, lists (tuples too) and dicts with
+string keys, nested at most :data:`MAX_DEPTH` levels. Subclasses count (a ``str`` enum is a
+string). Anything else is refused with an issue naming where it is and which rule it breaks,
+never the value itself.
+
+Input is held to that as it is. Output is held to it as serialized by :func:`jsonable`: a
+pydantic model, a date or a set is fine, a NaN, a value containing itself or bytes that are
+not UTF-8 are not (binary data is fine as media that names its MIME type, see
+:func:`is_media`).
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from .exceptions import Issue, NotJsonError, PathItem
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_ISSUES",
+    "SCALARS",
+    "is_media",
+    "json_issues",
+    "jsonable",
+    "plain",
+]
+
+MAX_DEPTH = 256
+"""Deepest nesting of lists and dicts accepted in a value; deeper input is refused, not crashed on."""
+MAX_ISSUES = 50
+"""Most issues reported for one value."""
+
+SCALARS: frozenset[type] = frozenset({str, int, bool, type(None)})
+"""The exact types that are JSON data on their own (a float must also be finite)."""
+
+NOT_FINITE = "must be a finite number (NaN and infinity are not JSON)"
+TOO_DEEP = (Issue(f"value nests deeper than {MAX_DEPTH} levels"),)
+_BAD_KEY = "has a key that is not a string"
+
+_Node = tuple[Any, tuple[PathItem, ...], int]
+
+
+def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | None:
+    """Where ``value`` breaks the JSON rules (at most :data:`MAX_ISSUES` issues), or ``None``.
+
+    With ``convert``, a value that is not JSON data but serializes to it (a pydantic model,
+    a dataclass, a date, an enum, a set, UTF-8 bytes...) is checked as what :func:`jsonable`
+    makes of it; it is an issue only if it cannot be serialized.
+
+    The walk is iterative and bounded: a container is walked again only when reached at a
+    greater depth, so values that contain themselves end at the depth limit.
+    """
+    if plain(value):
+        return None
+    issues: list[Issue] = []
+    deepest: dict[int, int] = {}
+    made: dict[int, Any] = {}  # converted values, kept alive so their ids stay unique
+    stack: list[_Node] = [(value, (), 0)]
+    pop, push = stack.pop, stack.append
+    while stack and len(issues) < MAX_ISSUES:
+        node, path, depth = pop()
+        kind = type(node)
+        if kind is dict or kind is list or kind is tuple or isinstance(node, (dict, list, tuple)):
+            if depth > MAX_DEPTH:
+                return TOO_DEEP
+            if deepest.get(id(node), -1) >= depth:
+                continue
+            deepest[id(node)] = depth
+            if not isinstance(node, dict):
+                for index, child in enumerate(node):
+                    child_kind = type(child)
+                    if child_kind not in SCALARS and (child_kind is not float or child - child):
+                        push((child, (*path, index), depth + 1))
+                continue
+            if convert and id(node) not in made and not all(isinstance(k, str) for k in node):
+                converted = _convert(node, path, issues)  # pydantic turns keys into strings
+                if converted is not None:
+                    made[id(converted)] = converted
+                    push((converted, path, depth))
+                continue
+            bad_key = False
+            for key, child in node.items():
+                if not isinstance(key, str):
+                    if not bad_key:
+                        bad_key = True
+                        issues.append(Issue(_BAD_KEY, path))
+                    continue
+                child_kind = type(child)
+                if child_kind not in SCALARS and (child_kind is not float or child - child):
+                    push((child, (*path, key), depth + 1))
+        elif isinstance(node, float):
+            if node - node:
+                issues.append(Issue(NOT_FINITE, path))
+        elif isinstance(node, (str, int)):
+            continue
+        elif convert and id(node) not in made:
+            converted = _convert(node, path, issues)
+            if converted is not None:
+                made[id(converted)] = converted
+                push((converted, path, depth))
+        else:
+            issues.append(Issue(f"is not JSON data ({kind.__name__})", path))
+    return tuple(dict.fromkeys(issues[:MAX_ISSUES])) or None
+
+
+_BUDGET = 10_000
+"""Most containers :func:`plain` looks at before it leaves the value to the full walk."""
+
+
+def plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` (found at ``depth``) is JSON data made of the exact JSON types only.
+
+    Fast: no paths and no bookkeeping. Anything unusual (a tuple, a subclass, a value that
+    is not JSON data, more than :data:`_BUDGET` containers) gives ``False`` and leaves the
+    verdict, and the issues, to the full walk.
+    """
+    kind = type(value)
+    if kind in SCALARS:
+        return True
+    if kind is float:
+        return not value - value
+    if (kind is not dict and kind is not list) or depth > MAX_DEPTH:
+        return False
+    try:
+        return _plain_node(value, depth, [_BUDGET])
+    except RecursionError:  # the caller's stack is deep already: the full walk is iterative
+        return False
+
+
+def _plain_node(node: Any, depth: int, budget: list[int]) -> bool:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if type(node) is dict:
+        for key, item in node.items():
+            kind = type(item)
+            if type(key) is not str:
+                return False
+            if kind in SCALARS:
+                continue
+            if kind is dict or kind is list:
+                if depth >= MAX_DEPTH or not _plain_node(item, depth + 1, budget):
+                    return False
+            elif kind is not float or item - item:
+                return False
+        return True
+    for item in node:
+        kind = type(item)
+        if kind in SCALARS:
+            continue
+        if kind is dict or kind is list:
+            if depth >= MAX_DEPTH or not _plain_node(item, depth + 1, budget):
+                return False
+        elif kind is not float or item - item:
+            return False
+    return True
+
+
+def _convert(node: Any, path: tuple[PathItem, ...], issues: list[Issue]) -> Any:
+    """What pydantic serializes ``node`` to, or ``None`` after recording why it cannot."""
+    try:
+        return _serialized(node)
+    except Exception:  # a circular or too deep value, bytes that are not UTF-8, a failing __str__
+        issues.append(Issue(f"cannot be serialized as JSON ({type(node).__name__})", path))
+        return None
+
+
+def _serialized(node: Any) -> Any:
+    """``node`` serialized by pydantic; the bytes of media (see :func:`is_media`) in base64."""
+    from pydantic_core import to_jsonable_python
+
+    if not is_media(node):
+        return to_jsonable_python(node, fallback=str)
+    converted = to_jsonable_python(node, fallback=str, bytes_mode="base64")
+    if isinstance(converted, dict) and "data" in converted:  # standard base64, as MCP has it
+        converted["data"] = base64.b64encode(bytes(node.data)).decode("ascii")
+    return converted
+
+
+def is_media(value: Any) -> bool:
+    """Whether ``value`` is binary data that names its type: a ``data`` attribute holding
+    bytes and a ``mime_type`` string (the MCP adapter's ``Image``, ``Audio``, ``Resource``).
+    Adapters present it as binary content; as JSON its bytes are base64. Bare bytes have no
+    such form: they are JSON only as UTF-8 text."""
+    try:
+        return isinstance(getattr(value, "data", None), (bytes, bytearray)) and isinstance(
+            getattr(value, "mime_type", None), str
+        )
+    except Exception:  # a hostile __getattr__: not media
+        return False
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON data (dicts, lists, strings, finite numbers, booleans, ``None``).
+
+    Pydantic models, dataclasses, dates, enums and the like become what pydantic serializes
+    them to; what it cannot serialize becomes its ``str()``; the bytes of media (see
+    :func:`is_media`) become base64. A value that still is not JSON data (NaN, a value
+    containing itself, nesting deeper than :data:`MAX_DEPTH`, bytes that are not UTF-8)
+    raises :class:`~standard_tool.exceptions.NotJsonError`.
+    """
+    kind = type(value)
+    if kind in SCALARS or (kind is float and not value - value):
+        return value
+    from pydantic_core import to_jsonable_python
+
+    try:
+        converted = to_jsonable_python(value, fallback=str)
+    except Exception:  # media, a value nested deeper than pydantic goes, or not JSON at all
+        if json_issues(value) is None:
+            return value  # JSON data already, only nested deeper than pydantic serializes
+        issues = json_issues(value, convert=True)
+        if issues is not None:
+            raise NotJsonError(issues) from None
+        try:
+            converted = _build(value)
+        except Exception:
+            raise NotJsonError((Issue("cannot be serialized as JSON"),)) from None
+    issues = json_issues(converted)
+    if issues is not None:
+        raise NotJsonError(issues)
+    return converted
+
+
+def _build(node: Any) -> Any:
+    """``node`` serialized part by part (a value the walk has found serializable, with media
+    or nested deeper than pydantic serializes in one go)."""
+    if isinstance(node, (str, int, float)) or node is None:
+        return node
+    if isinstance(node, (list, tuple)):
+        return [_build(item) for item in node]
+    if isinstance(node, dict) and all(isinstance(key, str) for key in node):
+        return {key: _build(item) for key, item in node.items()}
+    return _serialized(node)
