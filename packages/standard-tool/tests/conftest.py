@@ -4,6 +4,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from standard_tool.testing import clean_registry
 
 plugin_manager = clean_registry

@@ -217,6 +217,8 @@ ERRORS = [
     exceptions.ToolValidationError("t", "output", [Issue("bad", ("a", 0))]),
     exceptions.ToolExecutionError("t", "ValueError: boom"),
     exceptions.ServerError("tools/list", "no answer"),
+    exceptions.ToolTimeoutError("t", 1.5),
+    exceptions.NotJsonError([Issue("not a number", ("a",))]),
     exceptions.SchemaNotExpressibleError("openapi-3.0", "prefixItems", "/a", "one items"),
     exceptions.UnknownTargetError("mcp", ["standard"], "standard-tool-mcp"),
     exceptions.UnsupportedObjectError("no adapter"),
