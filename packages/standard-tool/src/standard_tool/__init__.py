@@ -4,6 +4,15 @@ from ._call import acall, background_loop, blocked_loop, call, run_sync
 from ._formatted import with_formatted_output
 from ._json_schemas import input_json_schema, output_json_schema
 from ._protocols import JsonSchemaTarget, Result, StandardSchema, StandardTool, TargetInfo
+from ._report import (
+    LOG_LEVELS,
+    LogLevel,
+    Reporter,
+    current_reporter,
+    report_log,
+    report_progress,
+    reporting,
+)
 from ._schema import JsonSchema, PydanticSchema, as_schema, jsonable
 from ._tool import Tool, tool
 from .exceptions import (
@@ -22,7 +31,10 @@ __all__ = [
     "Issue",
     "JsonSchema",
     "JsonSchemaTarget",
+    "LOG_LEVELS",
+    "LogLevel",
     "PydanticSchema",
+    "Reporter",
     "Result",
     "StandardSchema",
     "StandardTool",
@@ -42,9 +54,13 @@ __all__ = [
     "blocked_loop",
     "call",
     "convert",
+    "current_reporter",
     "input_json_schema",
     "jsonable",
     "output_json_schema",
+    "report_log",
+    "report_progress",
+    "reporting",
     "run_sync",
     "targets",
     "tool",

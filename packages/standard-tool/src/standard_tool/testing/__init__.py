@@ -4,6 +4,7 @@
 - :class:`AdoptContract`: the framework's objects adopted as standard tools.
 - :class:`AdapterContract`: both, and the round trips between them.
 - :class:`PackageContract`: the adapter package's public names and cheap discovery.
+- :class:`RecordingReporter`: a reporter that keeps what tools report.
 - :func:`clean_registry`: a pytest fixture with a fresh plugin registry for one test.
 
 Subclass in a test module, set the class attributes, and implement the few methods that
@@ -36,6 +37,7 @@ from ._contract import (
     outcome_from_json_text,
 )
 from ._package import PackageContract
+from ._reports import RecordingReporter
 from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, sample_tools
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "ExportContract",
     "NativeOutcome",
     "PackageContract",
+    "RecordingReporter",
     "clean_registry",
     "outcome_from_json_text",
     "sample_tools",
