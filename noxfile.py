@@ -19,6 +19,8 @@
 
   The session installs the core, the adapter and the pinned framework in one resolution, so a
   wrong declared range fails at install.
+- ``<adapter>-conformance``: for an adapter with a ``conformance/`` folder, the framework's
+  official conformance suite (the MCP one runs on Node 22, installed from npm).
 - ``integration``: every adapter together with the newest frameworks; also runs every Python
   block of every Markdown file.
 
@@ -166,6 +168,19 @@ def envs() -> list[Env]:
                     ),
                     local=(CORE, path),
                     commands=(_pytest(f"{path}/tests"),),
+                )
+            )
+    for path, matrix in adapters():
+        if (ROOT / path / "conformance").is_dir():
+            short = path.rsplit("/", 1)[-1].removeprefix("standard-tool-")
+            out.append(
+                Env(
+                    f"{short}-conformance",
+                    f"The official conformance suite against {path.rsplit('/', 1)[-1]}, "
+                    "newest framework (needs npm).",
+                    requires=(*TEST_REQUIRES, *matrix.get("test-requires", []), *_newest(matrix)),
+                    local=(CORE, path),
+                    commands=(_pytest(f"{path}/conformance"),),
                 )
             )
     integration = [

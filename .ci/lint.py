@@ -27,6 +27,7 @@ UNITS: dict[str, list[str]] = {
     "langchain tests": ["packages/standard-tool-langchain/tests"],
     "mcp": ["packages/standard-tool-mcp/src"],
     "mcp tests": ["packages/standard-tool-mcp/tests"],
+    "mcp conformance": ["packages/standard-tool-mcp/conformance"],
     "toy plugin": ["integration_tests/toy-plugin/src"],
     "integration tests": ["integration_tests"],
     "benchmarks": ["benchmarks"],

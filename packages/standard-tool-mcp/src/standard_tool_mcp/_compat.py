@@ -3,12 +3,14 @@
 No other module tests the SDK's major version or spells a field the two majors name
 differently. This is also the only module that reaches past the SDK's public API, each time
 for something the public API cannot do: the lenient ``tools/list`` of a server that lists a
-malformed tool (:func:`list_tools_raw`, :func:`remember_output_schema`) and the HTTP client
-that carries custom headers (:func:`http_client_transport`).
+malformed tool (:func:`list_tools_raw`, :func:`remember_output_schema`), the HTTP client
+that carries custom headers (:func:`http_client_transport`), and the connection behind a 2.x
+per-request session, where a client's log level is kept (:func:`connection_of`).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
@@ -22,6 +24,7 @@ __all__ = [
     "MAJOR",
     "MCPError",
     "call_tool",
+    "connection_of",
     "dump",
     "error",
     "http_app",
@@ -35,6 +38,8 @@ __all__ = [
     "request_context",
     "result_parts",
     "run_stdio",
+    "send_log",
+    "send_progress",
     "tool_result",
 ]
 
@@ -44,11 +49,13 @@ _types: Any = types  # names of one major only are looked up untyped
 _exceptions: Any = import_module("mcp.shared.exceptions")
 MCPError: type[Exception] = _exceptions.MCPError if MAJOR >= 2 else _exceptions.McpError
 """The SDK's JSON-RPC error (``McpError`` in 1.x)."""
+_DEPRECATED: type[Warning] = getattr(_exceptions, "MCPDeprecationWarning", DeprecationWarning)
 
 ListHandler = Callable[[Any], Awaitable[list[types.Tool]]]
 CallHandler = Callable[
     [Any, str, dict[str, Any], Mapping[str, Any] | None], Awaitable[types.CallToolResult]
 ]
+LevelHandler = Callable[[Any, str], None]
 
 
 def error(code: int, message: str) -> Exception:
@@ -60,9 +67,14 @@ def error(code: int, message: str) -> Exception:
 
 
 def make_server(
-    name: str, list_tools: ListHandler, call_tool: CallHandler, version: str = ""
+    name: str,
+    list_tools: ListHandler,
+    call_tool: CallHandler,
+    set_level: LevelHandler | None = None,
+    version: str = "",
 ) -> Any:
-    """A low-level server with raw-schema ``tools/list`` and ``tools/call`` handlers.
+    """A low-level server with raw-schema ``tools/list`` and ``tools/call`` handlers, and
+    ``logging/setLevel``.
 
     Handlers receive a request context with ``.meta``, ``.request`` and ``.protocol_version``.
     """
@@ -76,7 +88,20 @@ def make_server(
         async def on_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
             return await call_tool(ctx, params.name, params.arguments or {}, ctx.meta)
 
-        return Server(name, version=version, on_list_tools=on_list, on_call_tool=on_call)
+        async def on_level(ctx: Any, params: Any) -> Any:
+            if set_level is not None:
+                set_level(ctx, params.level)
+            return types.EmptyResult()
+
+        with warnings.catch_warnings():  # logging is deprecated by protocol 2026-07-28 only
+            warnings.simplefilter("ignore", _DEPRECATED)
+            return Server(
+                name,
+                version=version,
+                on_list_tools=on_list,
+                on_call_tool=on_call,
+                on_set_logging_level=None if set_level is None else on_level,
+            )
 
     server: Any = Server(name, version=version or None)  # type: ignore[arg-type]
 
@@ -90,9 +115,53 @@ def make_server(
         result = await call_tool(ctx, request.params.name, request.params.arguments or {}, meta)
         return _types.ServerResult(result)
 
+    async def level_handler(request: Any) -> Any:
+        if set_level is not None:
+            set_level(server.request_context, request.params.level)
+        return _types.ServerResult(types.EmptyResult())
+
     server.request_handlers[types.ListToolsRequest] = list_handler
     server.request_handlers[types.CallToolRequest] = call_handler
+    if set_level is not None:
+        server.request_handlers[_types.SetLevelRequest] = level_handler
     return server
+
+
+def connection_of(ctx: Any) -> Any:
+    """What stays the same for every request of one client connection (the place to keep
+    its log level): the 1.x session, or the connection behind a 2.x per-request session."""
+    session = getattr(ctx, "session", None)
+    return getattr(session, "_connection", session)
+
+
+async def send_progress(
+    ctx: Any,
+    meta: Mapping[str, Any] | None,
+    progress: float,
+    total: float | None,
+    message: str | None,
+) -> None:
+    """A ``notifications/progress`` for the request of ``ctx``, if its client asked for them."""
+    if MAJOR >= 2:
+        await ctx.session.report_progress(progress, total, message)
+        return
+    token = (meta or {}).get("progressToken")
+    if token is not None:
+        await ctx.session.send_progress_notification(
+            token, progress, total, message, related_request_id=str(ctx.request_id)
+        )
+
+
+async def send_log(ctx: Any, level: str, data: Any, logger: str) -> None:
+    """A ``notifications/message`` on the stream of the request of ``ctx``."""
+    with warnings.catch_warnings():  # deprecated by protocol 2026-07-28, where 2.x filters it
+        warnings.simplefilter("ignore", _DEPRECATED)
+        await ctx.session.send_log_message(
+            level,
+            data,
+            logger=logger,
+            related_request_id=ctx.request_id,
+        )
 
 
 def request_context(ctx: Any, meta: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -11,7 +11,16 @@ from typing import Any
 
 from standard_tool import jsonable
 
-__all__ = ["Audio", "Image", "Resource", "ResourceLink", "from_content", "to_content"]
+__all__ = [
+    "Audio",
+    "Image",
+    "Resource",
+    "ResourceLink",
+    "from_content",
+    "is_media",
+    "text_block",
+    "to_content",
+]
 
 
 @dataclass(frozen=True)
@@ -113,15 +122,51 @@ def _block(value: Any) -> dict[str, Any] | None:
 
 
 def to_content(value: Any) -> list[Any] | None:
-    """Content blocks for media values (or a list of them); ``None`` for other values."""
-    items = value if isinstance(value, list) and value else [value]
-    if not all(isinstance(item, _MEDIA) for item in items):
+    """Content blocks for a media value, or for a list holding at least one (its strings
+    become text blocks, its other values JSON text); ``None`` for any other value."""
+    native = _native_blocks()
+    if isinstance(value, (*_MEDIA, *native)):
+        items = [value]
+    elif isinstance(value, list) and any(isinstance(item, (*_MEDIA, *native)) for item in value):
+        items = value
+    else:
         return None
     adapter = _content_adapter()
-    return [adapter.validate_python(_block(item)) for item in items]
+    blocks = []
+    for item in items:
+        if isinstance(item, native):
+            blocks.append(item)
+            continue
+        block = _block(item)
+        blocks.append(text_block(item) if block is None else adapter.validate_python(block))
+    return blocks
 
 
 _MEDIA = (Image, Audio, ResourceLink, Resource)
+
+
+def is_media(annotation: Any) -> bool:
+    """Whether a return annotation names a media value (in a union or list, too): such a
+    tool returns content blocks, and declares no output schema."""
+    import typing
+
+    if isinstance(annotation, type) and issubclass(annotation, (*_MEDIA, *_native_blocks())):
+        return True
+    return any(is_media(arg) for arg in typing.get_args(annotation))
+
+
+@lru_cache(maxsize=1)
+def _native_blocks() -> tuple[type, ...]:
+    """The SDK's own content block classes, which a tool may return as they are."""
+    import mcp.types as types
+
+    return (
+        types.TextContent,
+        types.ImageContent,
+        types.AudioContent,
+        types.ResourceLink,
+        types.EmbeddedResource,
+    )
 
 
 @lru_cache(maxsize=1)

@@ -7,14 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from standard_tool import JsonSchema, adopt, as_schema, input_json_schema, jsonable
+from standard_tool import JsonSchema, PydanticSchema, adopt, as_schema, input_json_schema, jsonable
 from standard_tool.adapters import METADATA_KEY, pack_metadata, unpack_metadata
 from standard_tool.exceptions import UsageError
 from standard_tool.names import MCP_NAMES, sanitize_name
 
 from . import _compat
+from ._content import is_media
 
-__all__ = ["HINTS", "WRAPPED", "Fields", "fields_of", "to_mcp_tool"]
+__all__ = ["HINTS", "WRAPPED", "Fields", "fields_of", "object_root", "to_mcp_tool"]
 
 HINTS: Mapping[str, str] = {
     "read_only": "readOnlyHint",
@@ -34,6 +35,28 @@ def _raw_schema(schema: Any, side: str) -> dict[str, Any] | None:
         return copy.deepcopy(schema.schema)
     converted = as_schema(schema)
     return None if converted is None else converted.json_schema(side=side)  # type: ignore[arg-type]
+
+
+def object_root(tool: str, schema: Any) -> dict[str, Any]:
+    """An input schema whose root says ``"type": "object"``, as MCP requires.
+
+    Arguments are always an object, so a root that admits objects among other values (no
+    ``type``, as in ``{}``, ``anyOf`` or a root ``$ref``; or a list of types) is narrowed to
+    objects; a root that admits no object is refused.
+    """
+    if schema is True:
+        return {"type": "object"}
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if isinstance(schema, dict) and kind == "object":
+        return schema
+    if isinstance(schema, dict) and kind is None:
+        return {"type": "object", **schema}
+    if isinstance(schema, dict) and isinstance(kind, list) and "object" in kind:
+        return {**schema, "type": "object"}
+    raise UsageError(
+        f"tool {tool!r} cannot be served over MCP: its input schema must accept an object "
+        "(MCP sends arguments as one), and its root admits none"
+    )
 
 
 def wrap_output(schema: dict[str, Any]) -> dict[str, Any]:
@@ -88,13 +111,17 @@ def to_mcp_tool(tool: Any, *, name: str | None = None) -> Any:
     wire: dict[str, Any] = {
         "name": mcp_name,
         "description": tool.description,
-        "inputSchema": _raw_schema(getattr(tool, "input_schema", None), "input")
-        or input_json_schema(tool),
+        "inputSchema": object_root(
+            tool.name,
+            _raw_schema(getattr(tool, "input_schema", None), "input") or input_json_schema(tool),
+        ),
     }
     title = getattr(tool, "title", None)
     if title is not None:
         wire["title"] = title
-    output = _raw_schema(getattr(tool, "output_schema", None), "output")
+    output_schema = getattr(tool, "output_schema", None)
+    media = isinstance(output_schema, PydanticSchema) and is_media(output_schema.type)
+    output = None if media else _raw_schema(output_schema, "output")
     if output is not None:
         wire["outputSchema"] = wrap_output(output)
     if annotations:

@@ -2,22 +2,58 @@
 
 from __future__ import annotations
 
+import math
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from standard_tool import JsonSchema, StandardTool, Tool, acall, jsonable
+from standard_tool import (
+    LOG_LEVELS,
+    JsonSchema,
+    LogLevel,
+    StandardTool,
+    Tool,
+    acall,
+    jsonable,
+    reporting,
+)
 from standard_tool.adapters import export_tools
-from standard_tool.exceptions import StandardToolError, ToolValidationError, UsageError
+from standard_tool.exceptions import (
+    NotJsonError,
+    StandardToolError,
+    ToolExecutionError,
+    ToolValidationError,
+    UsageError,
+)
 from standard_tool.names import MCP_NAMES
 
 from . import _compat
 from ._content import text_block, to_content
 from ._descriptors import WRAPPED, to_mcp_tool
 
-__all__ = ["serve", "to_mcp_server"]
+__all__ = [
+    "DEFAULT_CALL_TIMEOUT",
+    "DEFAULT_LOG_LEVEL",
+    "DEFAULT_MAX_CONCURRENCY",
+    "serve",
+    "to_mcp_server",
+]
 
 INVALID_PARAMS = -32602
+
+
+DEFAULT_CALL_TIMEOUT = 60.0
+"""Seconds a served call may run (a tool's own ``timeout`` attribute takes precedence)."""
+DEFAULT_MAX_CONCURRENCY = 32
+"""Calls a server runs at once; more wait for a free slot, within their time limit."""
+DEFAULT_LOG_LEVEL: LogLevel = "info"
+"""The least severe log level sent to a client that has not chosen one (``logging/setLevel``)."""
+_FLUSH_SECONDS = 5.0
+"""How long a finished call waits for its last progress and log notifications to go out."""
+_MAX_PENDING = 1000
+"""Reports a call may have waiting to be sent; more are dropped (a tool reporting in a
+tight loop must not exhaust memory)."""
 
 
 @dataclass(frozen=True)
@@ -30,9 +66,10 @@ class _Served:
     structured: bool
     check_input: JsonSchema | None
     check_output: JsonSchema | None
+    timeout: float | None
 
     @classmethod
-    def of(cls, tool: StandardTool, name: str) -> _Served:
+    def of(cls, tool: StandardTool, name: str, timeout: float | None) -> _Served:
         descriptor = to_mcp_tool(tool, name=name)
         wire = _compat.dump(descriptor)
         output = wire.get("outputSchema")
@@ -44,29 +81,39 @@ class _Served:
             structured=output is not None,
             check_input=None if own else JsonSchema(wire["inputSchema"]),
             check_output=None if own or output is None else JsonSchema(output),
+            timeout=None if getattr(tool, "timeout", None) is not None else timeout,
         )
 
     async def run(self, arguments: dict[str, Any], context: Mapping[str, Any]) -> Any:
+        """The tool's result as a ``CallToolResult``; a failure raises a StandardToolError."""
         import mcp.types as types
 
+        name = self.tool.name
         if self.check_input is not None:
             checked = self.check_input.validate(arguments)
             if checked.issues is not None:
-                raise ToolValidationError(self.tool.name, "input", checked.issues)
-        value = await acall(self.tool, arguments, context)
+                raise ToolValidationError(name, "input", checked.issues)
+        value = await acall(self.tool, arguments, context, timeout=self.timeout)
         if isinstance(value, types.CallToolResult):
             return value
-        blocks = to_content(value)
-        if blocks is not None:
-            return _compat.tool_result(blocks)
-        data = jsonable(value)
+        try:
+            blocks = to_content(value)
+            if blocks is not None:
+                return _compat.tool_result(blocks)
+            data = jsonable(value)
+        except NotJsonError as exc:
+            raise ToolValidationError(name, "output", exc.issues) from None
+        except Exception as exc:  # a media value that is not one (data that is not bytes...)
+            raise ToolExecutionError(
+                name, f"its result cannot be sent ({type(exc).__name__})"
+            ) from exc
         structured = None
         if self.structured:
             structured = {"result": data} if self.wrapped else data
             if self.check_output is not None:
                 checked = self.check_output.validate(structured)
                 if checked.issues is not None:
-                    raise ToolValidationError(self.tool.name, "output", checked.issues)
+                    raise ToolValidationError(name, "output", checked.issues)
         elif isinstance(data, dict):
             structured = data
         return _compat.tool_result([text_block(data)], structured)
@@ -76,18 +123,131 @@ def _error_result(error: StandardToolError) -> Any:
     return _compat.tool_result([text_block(str(error))], is_error=True)
 
 
+class _CallReporter:
+    """Sends what a served tool reports as notifications of its request, in order, from
+    whichever thread the tool runs on; :meth:`close` waits for the last ones."""
+
+    def __init__(self, ctx: Any, meta: Mapping[str, Any] | None, least: LogLevel, tool: str):
+        import asyncio
+
+        self._ctx, self._meta, self._tool = ctx, meta, tool
+        self._least = LOG_LEVELS.index(least)
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[tuple[Any, ...] | None] = asyncio.Queue()
+        self._pending = 0
+        self._last: float | None = None
+        self._sender = self._loop.create_task(self._send())
+
+    def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        if self._last is not None and progress <= self._last:
+            return  # MCP: progress must increase with each notification
+        self._last = progress
+        self._put(("progress", progress, total, message))
+
+    def log(self, level: LogLevel, message: str, data: Mapping[str, Any] | None) -> None:
+        if LOG_LEVELS.index(level) < self._least:
+            return
+        payload = message if data is None else {"message": message, "data": jsonable(data)}
+        self._put(("log", level, payload))
+
+    def _put(self, item: tuple[Any, ...]) -> None:
+        if self._pending >= _MAX_PENDING:
+            return
+        self._pending += 1
+        try:
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
+        except RuntimeError:  # the server's loop has closed
+            pass
+
+    async def _send(self) -> None:
+        while (item := await self._queue.get()) is not None:
+            try:
+                if item[0] == "progress":
+                    await _compat.send_progress(self._ctx, self._meta, *item[1:])
+                else:
+                    await _compat.send_log(self._ctx, item[1], item[2], self._tool)
+            except Exception:  # the client has gone: the call's result will not arrive either
+                return
+
+    async def close(self) -> None:
+        import asyncio
+
+        self._queue.put_nowait(None)
+        try:
+            await asyncio.wait_for(asyncio.shield(self._sender), _FLUSH_SECONDS)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            self._sender.cancel()
+            raise
+
+
+class _Limiter:
+    """At most ``limit`` calls at once, per event loop the server runs on."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._slots: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+    def slots(self) -> Any:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        slots = self._slots.get(loop)
+        if slots is None:
+            slots = self._slots[loop] = asyncio.Semaphore(self.limit)
+        return slots
+
+
+def _positive(value: Any, what: str, *, integer: bool = False) -> Any:
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or not 0 < value < math.inf:
+        raise UsageError(
+            f"to_mcp_server(): {what} must be a positive {'integer' if integer else 'number'}"
+        )
+    return value
+
+
 def to_mcp_server(
-    tools: Iterable[Any] | Any, name: str = "standard-tool", version: str = ""
+    tools: Iterable[Any] | Any,
+    name: str = "standard-tool",
+    version: str = "",
+    *,
+    timeout: float | None = DEFAULT_CALL_TIMEOUT,
+    max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+    log_level: LogLevel = DEFAULT_LOG_LEVEL,
 ) -> Any:
     """A low-level MCP server (``mcp.server.lowlevel.Server``) that serves ``tools``.
 
     ``tools`` is one tool or several, each a standard tool or anything
     :func:`standard_tool.adopt` accepts. Names that MCP refuses are sanitized; two tools
-    whose names collide raise ``ToolNameError``.
+    whose names collide raise ``ToolNameError``; a tool whose input schema cannot describe
+    MCP arguments (an object) raises ``UsageError``.
+
+    ``timeout`` (seconds, ``None`` for none) bounds each call of a tool that declares no
+    ``timeout`` of its own; ``max_concurrency`` bounds the calls running at once (the others
+    wait for a free slot, at most their time limit); ``log_level`` is the least severe level of the
+    tools' log messages sent to a client that has not chosen one with ``logging/setLevel``.
     """
-    served = {entry.descriptor.name: entry for entry in export_tools(tools, _Served.of, MCP_NAMES)}
+    import asyncio
+
+    if timeout is not None:
+        _positive(timeout, "timeout")
+    limiter = _Limiter(_positive(max_concurrency, "max_concurrency", integer=True))
+    if log_level not in LOG_LEVELS:
+        raise UsageError(f"to_mcp_server(): log_level must be one of {', '.join(LOG_LEVELS)}")
+    served = {
+        entry.descriptor.name: entry
+        for entry in export_tools(
+            tools, lambda tool, name: _Served.of(tool, name, timeout), MCP_NAMES
+        )
+    }
     descriptors = [entry.descriptor for entry in served.values()]
     listing = ", ".join(repr(n) for n in served) or "none"
+    levels: weakref.WeakKeyDictionary[Any, LogLevel] = weakref.WeakKeyDictionary()
+
+    def set_level(ctx: Any, level: str) -> None:
+        connection = _compat.connection_of(ctx)
+        if connection is not None and level in LOG_LEVELS:
+            levels[connection] = level
 
     async def list_tools(ctx: Any) -> list[Any]:
         return descriptors
@@ -100,12 +260,32 @@ def to_mcp_server(
             raise _compat.error(
                 INVALID_PARAMS, f"Unknown tool: {tool_name!r}; available tools: {listing}"
             )
+        tool = entry.tool.name
+        connection = _compat.connection_of(ctx)
+        least = levels.get(connection, log_level) if connection is not None else log_level
+        reporter = _CallReporter(ctx, meta, least, tool)
+        slots = limiter.slots()
         try:
-            return await entry.run(arguments, _compat.request_context(ctx, meta))
+            try:
+                await asyncio.wait_for(slots.acquire(), entry.timeout)
+            except asyncio.TimeoutError:
+                busy = f"the server is busy ({limiter.limit} calls running); try again later"
+                return _error_result(ToolExecutionError(tool, busy))
+            try:
+                with reporting(reporter):
+                    return await entry.run(arguments, _compat.request_context(ctx, meta))
+            finally:
+                slots.release()
         except StandardToolError as exc:
             return _error_result(exc)
+        except Exception as exc:  # anything else the SDK or a result raised: still a result
+            return _error_result(
+                ToolExecutionError(tool, f"the call failed ({type(exc).__name__})")
+            )
+        finally:
+            await reporter.close()
 
-    return _compat.make_server(name, list_tools, call_tool, version=version)
+    return _compat.make_server(name, list_tools, call_tool, set_level, version=version)
 
 
 def serve(
