@@ -29,12 +29,17 @@ WRAPPED = "x-standard-tool-wrapped"
 _RESERVED = frozenset({*HINTS, "mcp"})
 
 
-def _raw_schema(schema: Any, side: str) -> dict[str, Any] | None:
+def _raw_schema(schema: Any, side: str) -> Any:
     """A schema's JSON form; a raw JSON Schema dict is kept exactly as written."""
-    if isinstance(schema, JsonSchema) and isinstance(schema.schema, dict):
+    if isinstance(schema, JsonSchema) and isinstance(schema.schema, (dict, bool)):
         return copy.deepcopy(schema.schema)
     converted = as_schema(schema)
     return None if converted is None else converted.json_schema(side=side)  # type: ignore[arg-type]
+
+
+def _input_schema(tool: Any) -> Any:
+    schema = _raw_schema(getattr(tool, "input_schema", None), "input")
+    return input_json_schema(tool) if schema is None else schema
 
 
 def object_root(tool: str, schema: Any) -> dict[str, Any]:
@@ -111,10 +116,7 @@ def to_mcp_tool(tool: Any, *, name: str | None = None) -> Any:
     wire: dict[str, Any] = {
         "name": mcp_name,
         "description": tool.description,
-        "inputSchema": object_root(
-            tool.name,
-            _raw_schema(getattr(tool, "input_schema", None), "input") or input_json_schema(tool),
-        ),
+        "inputSchema": object_root(tool.name, _input_schema(tool)),
     }
     title = getattr(tool, "title", None)
     if title is not None:

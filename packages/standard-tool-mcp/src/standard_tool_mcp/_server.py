@@ -49,6 +49,8 @@ DEFAULT_MAX_CONCURRENCY = 32
 """Calls a server runs at once; more wait for a free slot, within their time limit."""
 DEFAULT_LOG_LEVEL: LogLevel = "info"
 """The least severe log level sent to a client that has not chosen one (``logging/setLevel``)."""
+LOG_LEVEL_META = "io.modelcontextprotocol/logLevel"
+"""The request ``_meta`` key where clients of protocol 2026-07-28 ask for log messages."""
 _FLUSH_SECONDS = 5.0
 """How long a finished call waits for its last progress and log notifications to go out."""
 _MAX_PENDING = 1000
@@ -67,6 +69,9 @@ class _Served:
     check_input: JsonSchema | None
     check_output: JsonSchema | None
     timeout: float | None
+    """What the server asks of the call (``None`` when the tool declares its own)."""
+    limit: float | None
+    """The call's time limit, the tool's own or the server's."""
 
     @classmethod
     def of(cls, tool: StandardTool, name: str, timeout: float | None) -> _Served:
@@ -74,6 +79,7 @@ class _Served:
         wire = _compat.dump(descriptor)
         output = wire.get("outputSchema")
         own = isinstance(tool, Tool)  # a Tool validates its own input and output
+        declared = getattr(tool, "timeout", None)
         return cls(
             tool=tool,
             descriptor=descriptor,
@@ -81,7 +87,8 @@ class _Served:
             structured=output is not None,
             check_input=None if own else JsonSchema(wire["inputSchema"]),
             check_output=None if own or output is None else JsonSchema(output),
-            timeout=None if getattr(tool, "timeout", None) is not None else timeout,
+            timeout=None if declared is not None else timeout,
+            limit=declared if declared is not None else timeout,
         )
 
     async def run(self, arguments: dict[str, Any], context: Mapping[str, Any]) -> Any:
@@ -263,11 +270,14 @@ def to_mcp_server(
         tool = entry.tool.name
         connection = _compat.connection_of(ctx)
         least = levels.get(connection, log_level) if connection is not None else log_level
+        requested = (meta or {}).get(LOG_LEVEL_META)  # protocol 2026-07-28: per request
+        if requested in LOG_LEVELS:
+            least = requested
         reporter = _CallReporter(ctx, meta, least, tool)
         slots = limiter.slots()
         try:
             try:
-                await asyncio.wait_for(slots.acquire(), entry.timeout)
+                await asyncio.wait_for(slots.acquire(), entry.limit)
             except asyncio.TimeoutError:
                 busy = f"the server is busy ({limiter.limit} calls running); try again later"
                 return _error_result(ToolExecutionError(tool, busy))
