@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from ._adopt import LangChainTool as LangChainTool
     from ._adopt import from_langchain as from_langchain
     from ._adopt import from_langchain_tools as from_langchain_tools
+    from ._events import LOG_EVENT as LOG_EVENT
+    from ._events import PROGRESS_EVENT as PROGRESS_EVENT
     from ._export import METADATA_KEY as METADATA_KEY
     from ._export import NAMES as NAMES
     from ._export import StandardStructuredTool as StandardStructuredTool

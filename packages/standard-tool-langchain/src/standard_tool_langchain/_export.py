@@ -17,6 +17,7 @@ from standard_tool.exceptions import NotJsonError
 from standard_tool.names import OPENAI_NAMES, NameRule, sanitize_name
 
 from ._context import ContextGetter, context_from_config
+from ._events import AsyncEvents, events_for
 
 __all__ = ["METADATA_KEY", "NAMES", "StandardStructuredTool", "to_langchain", "to_langchain_tools"]
 
@@ -148,21 +149,31 @@ class StandardStructuredTool(StructuredTool):
             _TOOL_CALL_ID.reset(token)
 
     def _run(self, /, *args: Any, **kwargs: Any) -> Any:
-        context = (self._get_context or context_from_config)(var_child_runnable_config.get())
+        config = var_child_runnable_config.get()
+        context = (self._get_context or context_from_config)(config)
+        events = events_for(config, asynchronous=False)
         try:
-            return _content_and_artifact(self._standard, st.call(self._standard, kwargs, context))
+            with st.reporting(events or st.current_reporter()):
+                result = st.call(self._standard, kwargs, context)
+            return _content_and_artifact(self._standard, result)
         except (st.ToolValidationError, st.ToolExecutionError) as error:
             _report(error)
             raise
 
     async def _arun(self, /, *args: Any, **kwargs: Any) -> Any:
-        context = (self._get_context or context_from_config)(var_child_runnable_config.get())
+        config = var_child_runnable_config.get()
+        context = (self._get_context or context_from_config)(config)
+        events = events_for(config, asynchronous=True)
         try:
-            result = await st.acall(self._standard, kwargs, context)
+            with st.reporting(events or st.current_reporter()):
+                result = await st.acall(self._standard, kwargs, context)
             return _content_and_artifact(self._standard, result)
         except (st.ToolValidationError, st.ToolExecutionError) as error:
             _report(error)
             raise
+        finally:
+            if isinstance(events, AsyncEvents):
+                await events.flush()
 
 
 def _report(error: Exception) -> None:
