@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from ._content import ResourceLink as ResourceLink
     from ._descriptors import HINTS as HINTS
     from ._descriptors import to_mcp_tool as to_mcp_tool
-    from ._server import serve as serve
+    from ._http import to_asgi_app as to_asgi_app
+    from ._serve import serve as serve
     from ._server import to_mcp_server as to_mcp_server
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from standard_tool import JsonSchema, StandardTool, Tool, acall, jsonable
 from standard_tool.adapters import export_tools
-from standard_tool.exceptions import StandardToolError, ToolValidationError, UsageError
+from standard_tool.exceptions import StandardToolError, ToolValidationError
 from standard_tool.names import MCP_NAMES
 
 from . import _compat
 from ._content import text_block, to_content
 from ._descriptors import WRAPPED, to_mcp_tool
 
-__all__ = ["serve", "to_mcp_server"]
+__all__ = ["to_mcp_server"]
 
 INVALID_PARAMS = -32602
 
@@ -107,25 +107,3 @@ def to_mcp_server(
 
     return _compat.make_server(name, list_tools, call_tool, version=version)
 
-
-def serve(
-    tools: Iterable[Any] | Any,
-    transport: Literal["stdio", "streamable-http"] = "stdio",
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    *,
-    name: str = "standard-tool",
-    path: str = "/mcp",
-) -> None:
-    """Serve ``tools`` until stopped: over stdin/stdout, or streamable HTTP at ``http://host:port/path``."""
-    server = to_mcp_server(tools, name=name)
-    if transport == "stdio":
-        import anyio
-
-        anyio.run(_compat.run_stdio, server)
-    elif transport == "streamable-http":
-        import uvicorn
-
-        uvicorn.run(_compat.http_app(server, host, path), host=host, port=port, log_level="warning")
-    else:
-        raise UsageError(f"unknown transport {transport!r}; use 'stdio' or 'streamable-http'")
