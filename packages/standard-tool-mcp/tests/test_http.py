@@ -16,7 +16,8 @@ import pytest
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from starlette.applications import Starlette
-from starlette.routing import Mount
+from starlette.responses import PlainTextResponse
+from starlette.routing import Mount, Route
 
 from standard_tool import call, tool
 from standard_tool.exceptions import ToolExecutionError, UsageError
@@ -50,7 +51,7 @@ def whoami(context: Any = None) -> dict[str, Any]:
     return {"client": auth.client_id, "scopes": auth.scopes}
 
 
-RESOURCE = "https://mcp.example.com/mcp"
+RESOURCE = "https://mcp.example.com/tools/mcp"
 
 
 class Verifier:
@@ -75,7 +76,9 @@ def running(app: Any) -> Iterator[str]:
     import uvicorn
 
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=5)
+        uvicorn.Config(
+            app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=5
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -190,15 +193,21 @@ def test_allowed_hosts_replace_the_loopback_names() -> None:
     app = to_asgi_app([add], allowed_hosts=["mcp.example.com"])
     with running(app) as base:
         assert post(f"{base}/mcp", host="mcp.example.com")[0] == 200
-        assert post(f"{base}/mcp", host="mcp.example.com", origin="https://mcp.example.com")[0] == 200
-        assert post(f"{base}/mcp", host="mcp.example.com", origin="https://evil.example.com")[0] == 403
+        assert (
+            post(f"{base}/mcp", host="mcp.example.com", origin="https://mcp.example.com")[0] == 200
+        )
+        assert (
+            post(f"{base}/mcp", host="mcp.example.com", origin="https://evil.example.com")[0] == 403
+        )
         assert post(f"{base}/mcp")[0] == 421  # 127.0.0.1 is not allowed any more
         assert post(f"{base}/mcp", host="evil.example.com")[0] == 421
 
 
 def test_any_host_when_asked_for() -> None:
     with running(to_asgi_app([add], allowed_hosts=["*"])) as base:
-        assert post(f"{base}/mcp", host="evil.example.com", origin="http://evil.example.com")[0] == 200
+        assert (
+            post(f"{base}/mcp", host="evil.example.com", origin="http://evil.example.com")[0] == 200
+        )
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.7"])
@@ -238,7 +247,12 @@ def test_configured_hosts_do_not_warn_and_give_their_origins() -> None:
 
 @pytest.mark.parametrize(
     "hosts, origins",
-    [("mcp.example.com", None), (["*"], ["https://a.example"]), (["*", "a.example"], None), ([1], None)],
+    [
+        ("mcp.example.com", None),
+        (["*"], ["https://a.example"]),
+        (["*", "a.example"], None),
+        ([1], None),
+    ],
 )
 def test_malformed_host_settings_are_usage_errors(hosts: Any, origins: Any) -> None:
     with pytest.raises(UsageError):
@@ -260,30 +274,35 @@ def test_a_bearer_token_is_required_and_reaches_the_tool() -> None:
             assert call(_by_name(tools)["add"], {"a": 1}) == 2
 
 
-def test_an_oauth_resource_server_checks_scopes_and_resources_and_serves_its_metadata() -> None:
+def test_an_oauth_resource_server_mounted_at_the_root_checks_scopes_and_serves_metadata() -> None:
     settings = AuthSettings(
         issuer_url="https://auth.example.com",  # type: ignore[arg-type]
         resource_server_url=RESOURCE,  # type: ignore[arg-type]
         required_scopes=["tools"],
         validate_token_resource=True,
     )
-    app = to_asgi_app([whoami], token_verifier=Verifier(), auth=settings)
-    with running(app) as base:
-        status, body = get(f"{base}/.well-known/oauth-protected-resource/mcp")
+    app = to_asgi_app([whoami], path="/tools/mcp", token_verifier=Verifier(), auth=settings)
+    site = Starlette(
+        routes=[Route("/health", lambda _: PlainTextResponse("ok")), Mount("/", app=app)]
+    )
+    with running(site) as base:
+        assert get(f"{base}/health") == (200, b"ok")
+        status, body = get(f"{base}/.well-known/oauth-protected-resource/tools/mcp")
         metadata = json.loads(body)
         assert status == 200 and metadata["resource"] == RESOURCE
         assert [s.rstrip("/") for s in metadata["authorization_servers"]] == [
             "https://auth.example.com"
         ]
         assert metadata["scopes_supported"] == ["tools"]
-        status, headers, _ = post(f"{base}/mcp")
+        status, headers, _ = post(f"{base}/tools/mcp")
         assert status == 401
-        assert 'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"' in (
-            headers["www-authenticate"]
-        )
-        assert post(f"{base}/mcp", authorization="Bearer narrow")[0] == 403
-        assert post(f"{base}/mcp", authorization="Bearer elsewhere")[0] == 401
-        with connect(f"{base}/mcp", timeout=20, headers={"authorization": "Bearer good"}) as tools:
+        expected = "https://mcp.example.com/.well-known/oauth-protected-resource/tools/mcp"
+        assert f'resource_metadata="{expected}"' in headers["www-authenticate"]
+        assert post(f"{base}/tools/mcp", authorization="Bearer narrow")[0] == 403
+        assert post(f"{base}/tools/mcp", authorization="Bearer elsewhere")[0] == 401
+        assert post(f"{base}/tools/mcp", authorization="Bearer good")[0] == 200
+        good = {"authorization": "Bearer good"}
+        with connect(f"{base}/tools/mcp", timeout=20, headers=good) as tools:
             assert call(tools[0], {}) == {"client": "c1", "scopes": ["tools"]}
 
 

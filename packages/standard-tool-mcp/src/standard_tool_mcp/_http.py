@@ -164,7 +164,9 @@ def http_app(
         resource = auth.resource_server_url if auth is not None else None
         backend = BearerAuthBackend(
             token_verifier,
-            resource_server_url=resource if auth is not None and auth.validate_token_resource else None,
+            resource_server_url=resource
+            if auth is not None and auth.validate_token_resource
+            else None,
         )
         middleware = [
             Middleware(AuthenticationMiddleware, backend=backend),

@@ -106,4 +106,3 @@ def to_mcp_server(
             return _error_result(exc)
 
     return _compat.make_server(name, list_tools, call_tool, version=version)
-
