@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import http.client
+import json
 import os
 import queue
 import re
@@ -15,6 +17,7 @@ import time
 from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from standard_tool import acall, call
 from standard_tool_mcp import connect
@@ -110,6 +113,39 @@ def test_serve_says_what_it_serves_over_stdio_and_stops_with_its_client() -> Non
         assert child.stdin is not None
         child.stdin.close()
         assert child.wait(timeout=15) == 0
+
+
+def test_serve_on_loopback_refuses_a_foreign_host(http_url: str) -> None:
+    parts = urlsplit(http_url)
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "0"},
+        },
+    }
+
+    def status(host: str) -> int:
+        connection = http.client.HTTPConnection("127.0.0.1", parts.port, timeout=10)
+        try:
+            headers = {
+                "host": host,
+                "content-type": "application/json",
+                "accept": "application/json, text/event-stream",
+            }
+            connection.request("POST", parts.path, json.dumps(initialize), headers)
+            response = connection.getresponse()
+            response.read()
+            return response.status
+        finally:
+            connection.close()
+
+    assert status("evil.example.com") == 421
+    assert status(f"evil.example.com:{parts.port}") == 421
+    assert status(parts.netloc) == 200
 
 
 def test_serve_with_a_bearer_token_says_so() -> None:

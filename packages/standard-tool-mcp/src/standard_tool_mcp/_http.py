@@ -162,12 +162,8 @@ def http_app(
         from starlette.middleware.authentication import AuthenticationMiddleware
 
         resource = auth.resource_server_url if auth is not None else None
-        backend = BearerAuthBackend(
-            token_verifier,
-            resource_server_url=resource
-            if auth is not None and auth.validate_token_resource
-            else None,
-        )
+        bound = resource if auth is not None and auth.validate_token_resource else None
+        backend = BearerAuthBackend(token_verifier, resource_server_url=bound)
         middleware = [
             Middleware(AuthenticationMiddleware, backend=backend),
             Middleware(AuthContextMiddleware),
