@@ -22,7 +22,11 @@ if TYPE_CHECKING:
     from ._content import ResourceLink as ResourceLink
     from ._descriptors import HINTS as HINTS
     from ._descriptors import to_mcp_tool as to_mcp_tool
-    from ._server import serve as serve
+    from ._http import to_asgi_app as to_asgi_app
+    from ._serve import serve as serve
+    from ._server import DEFAULT_CALL_TIMEOUT as DEFAULT_CALL_TIMEOUT
+    from ._server import DEFAULT_LOG_LEVEL as DEFAULT_LOG_LEVEL
+    from ._server import DEFAULT_MAX_CONCURRENCY as DEFAULT_MAX_CONCURRENCY
     from ._server import to_mcp_server as to_mcp_server
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__)

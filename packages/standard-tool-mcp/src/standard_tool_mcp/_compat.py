@@ -27,7 +27,6 @@ __all__ = [
     "connection_of",
     "dump",
     "error",
-    "http_app",
     "http_client_transport",
     "list_tools_page",
     "list_tools_raw",
@@ -323,35 +322,6 @@ def http_client_transport(url: str, headers: Mapping[str, str] | None) -> Any:
 async def _closing(transport: Any, client: Any) -> AsyncIterator[Any]:
     async with client, transport as streams:
         yield streams
-
-
-def http_app(server: Any, host: str, path: str = "/mcp") -> Any:
-    """A Starlette app serving ``server`` over streamable HTTP at ``path``."""
-    if MAJOR >= 2:
-        return server.streamable_http_app(streamable_http_path=path, host=host)
-    StreamableHTTPASGIApp: Any = import_module("mcp.server.fastmcp.server").StreamableHTTPASGIApp
-    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-    from mcp.server.transport_security import TransportSecuritySettings
-    from starlette.applications import Starlette
-    from starlette.routing import Route
-
-    security = None
-    if host in ("127.0.0.1", "localhost", "::1"):
-        security = TransportSecuritySettings(
-            enable_dns_rebinding_protection=True,
-            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
-        )
-    manager = StreamableHTTPSessionManager(app=server, security_settings=security)
-
-    @asynccontextmanager
-    async def lifespan(app: Any) -> AsyncIterator[None]:
-        async with manager.run():
-            yield
-
-    return Starlette(
-        routes=[Route(path, endpoint=StreamableHTTPASGIApp(manager))], lifespan=lifespan
-    )
 
 
 async def run_stdio(server: Any) -> None:

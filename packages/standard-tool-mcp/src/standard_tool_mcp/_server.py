@@ -6,7 +6,7 @@ import math
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from standard_tool import (
     LOG_LEVELS,
@@ -36,7 +36,6 @@ __all__ = [
     "DEFAULT_CALL_TIMEOUT",
     "DEFAULT_LOG_LEVEL",
     "DEFAULT_MAX_CONCURRENCY",
-    "serve",
     "to_mcp_server",
 ]
 
@@ -296,26 +295,3 @@ def to_mcp_server(
             await reporter.close()
 
     return _compat.make_server(name, list_tools, call_tool, set_level, version=version)
-
-
-def serve(
-    tools: Iterable[Any] | Any,
-    transport: Literal["stdio", "streamable-http"] = "stdio",
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    *,
-    name: str = "standard-tool",
-    path: str = "/mcp",
-) -> None:
-    """Serve ``tools`` until stopped: over stdin/stdout, or streamable HTTP at ``http://host:port/path``."""
-    server = to_mcp_server(tools, name=name)
-    if transport == "stdio":
-        import anyio
-
-        anyio.run(_compat.run_stdio, server)
-    elif transport == "streamable-http":
-        import uvicorn
-
-        uvicorn.run(_compat.http_app(server, host, path), host=host, port=port, log_level="warning")
-    else:
-        raise UsageError(f"unknown transport {transport!r}; use 'stdio' or 'streamable-http'")

@@ -56,18 +56,7 @@ class Verifier:
 
 def serve_with_auth(port: int) -> None:
     """Serve over streamable HTTP behind the SDK's bearer-token middleware."""
-    import uvicorn
-    from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
-    from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend
-    from starlette.middleware.authentication import AuthenticationMiddleware
-
-    from standard_tool_mcp import to_mcp_server
-    from standard_tool_mcp._compat import http_app
-
-    app = http_app(to_mcp_server([request_info]), "127.0.0.1")
-    app.add_middleware(AuthContextMiddleware)
-    app.add_middleware(AuthenticationMiddleware, backend=BearerAuthBackend(Verifier()))
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    serve(request_info, transport="streamable-http", port=port, token_verifier=Verifier())
 
 
 if __name__ == "__main__":
