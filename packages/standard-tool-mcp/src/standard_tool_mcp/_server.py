@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import math
 import weakref
 from collections.abc import Iterable, Mapping
@@ -134,15 +135,13 @@ class _CallReporter:
     whichever thread the tool runs on; :meth:`close` waits for the last ones."""
 
     def __init__(self, ctx: Any, meta: Mapping[str, Any] | None, least: LogLevel, tool: str):
-        import asyncio
-
         self._ctx, self._meta, self._tool = ctx, meta, tool
         self._least = LOG_LEVELS.index(least)
         self._loop = asyncio.get_running_loop()
-        self._queue: asyncio.Queue[tuple[Any, ...] | None] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[Any, ...] | None] | None = None
+        self._sender: asyncio.Task[None] | None = None
         self._pending = 0
         self._last: float | None = None
-        self._sender = self._loop.create_task(self._send())
 
     def progress(self, progress: float, total: float | None, message: str | None) -> None:
         if self._last is not None and progress <= self._last:
@@ -161,12 +160,19 @@ class _CallReporter:
             return
         self._pending += 1
         try:
-            self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
+            self._loop.call_soon_threadsafe(self._enqueue, item)
         except RuntimeError:  # the server's loop has closed
             pass
 
-    async def _send(self) -> None:
-        while (item := await self._queue.get()) is not None:
+    def _enqueue(self, item: tuple[Any, ...]) -> None:
+        """On the server's loop: queue ``item``, starting the sender at the first report."""
+        if self._queue is None:
+            self._queue = asyncio.Queue()
+            self._sender = self._loop.create_task(self._send(self._queue))
+        self._queue.put_nowait(item)
+
+    async def _send(self, queue: asyncio.Queue[tuple[Any, ...] | None]) -> None:
+        while (item := await queue.get()) is not None:
             try:
                 if item[0] == "progress":
                     await _compat.send_progress(self._ctx, self._meta, *item[1:])
@@ -176,8 +182,9 @@ class _CallReporter:
                 return
 
     async def close(self) -> None:
-        import asyncio
-
+        await asyncio.sleep(0)  # reports scheduled from a worker thread are queued first
+        if self._queue is None or self._sender is None:
+            return
         self._queue.put_nowait(None)
         try:
             await asyncio.wait_for(asyncio.shield(self._sender), _FLUSH_SECONDS)
@@ -194,8 +201,6 @@ class _Limiter:
         self._slots: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
     def slots(self) -> Any:
-        import asyncio
-
         loop = asyncio.get_running_loop()
         slots = self._slots.get(loop)
         if slots is None:
@@ -233,8 +238,6 @@ def to_mcp_server(
     wait for a free slot, at most their time limit); ``log_level`` is the least severe level of the
     tools' log messages sent to a client that has not chosen one with ``logging/setLevel``.
     """
-    import asyncio
-
     if timeout is not None:
         _positive(timeout, "timeout")
     limiter = _Limiter(_positive(max_concurrency, "max_concurrency", integer=True))
