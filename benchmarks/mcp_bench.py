@@ -149,7 +149,7 @@ async def listing(count: int) -> None:
         start = time.perf_counter()
         loaded = await load_mcp_tools(session)
         ours = (time.perf_counter() - start) * 1e3
-        listed = (await list_tools_page(session, None)).tools
+        listed = (await list_tools_page(session, None))[0]
         start = time.perf_counter()
         for descriptor in listed:
             from_mcp_tool(descriptor, session)

@@ -279,7 +279,10 @@ def to_mcp_server(
         slots = limiter.slots()
         try:
             try:
-                await asyncio.wait_for(slots.acquire(), entry.limit)
+                if slots.locked():  # wait for a slot, at most the call's time limit
+                    await asyncio.wait_for(slots.acquire(), entry.limit)
+                else:
+                    await slots.acquire()
             except asyncio.TimeoutError:
                 busy = f"the server is busy ({limiter.limit} calls running); try again later"
                 return _error_result(ToolExecutionError(tool, busy))

@@ -247,8 +247,60 @@ def _start_on_new_loop(coroutine: Coroutine[Any, Any, T]) -> concurrent.futures.
     return future
 
 
+class _Workers:
+    """Daemon threads for calls with a time limit, kept a while after each job for the next.
+
+    A thread that outlives its caller's time limit keeps running its job and is not reused
+    until it finishes; a job never waits for another one: with no idle thread, a new one
+    starts. Daemon threads never keep the process from exiting.
+    """
+
+    IDLE_SECONDS = 10.0
+
+    def __init__(self) -> None:
+        import queue
+
+        self._lock = threading.Lock()
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._idle = 0
+        self._pid = os.getpid()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._pid != os.getpid():  # a forked child has none of the parent's threads
+                self.__init__()  # type: ignore[misc]
+            if self._idle:
+                self._idle -= 1
+                self._jobs.put(job)
+                return
+        threading.Thread(
+            target=self._work, args=(job,), name="standard-tool-worker", daemon=True
+        ).start()
+
+    def _work(self, job: Callable[[], None]) -> None:
+        import queue
+
+        while True:
+            job()
+            del job
+            with self._lock:
+                self._idle += 1
+            try:
+                job = self._jobs.get(timeout=self.IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:  # a job given to this thread just now is still taken
+                    try:
+                        job = self._jobs.get_nowait()
+                    except queue.Empty:
+                        self._idle -= 1
+                        return
+
+
+_workers = _Workers()
+
+
 def start_thread(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
-    """Run ``fn(*args)`` on a new daemon thread, in a copy of the caller's context."""
+    """Run ``fn(*args)`` on a daemon worker thread, in a copy of the caller's context."""
     import concurrent.futures
 
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
@@ -263,7 +315,7 @@ def start_thread(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[
         else:
             future.set_result(value)
 
-    threading.Thread(target=run, name="standard-tool-timed", daemon=True).start()
+    _workers.submit(run)
     return future
 
 

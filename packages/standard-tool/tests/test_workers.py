@@ -1,0 +1,44 @@
+"""Calls with a time limit run on daemon worker threads that are reused, never waited for."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import standard_tool as st
+
+
+@st.tool
+def where() -> str:
+    """The name of the thread running the call."""
+    return threading.current_thread().name + f":{threading.get_ident()}"
+
+
+@st.tool
+def block(seconds: float) -> float:
+    """Block the thread."""
+    time.sleep(seconds)
+    return seconds
+
+
+def test_sequential_calls_reuse_one_daemon_thread() -> None:
+    idents = {st.call(where, {}, timeout=5) for _ in range(50)}
+    assert len(idents) < 10  # threads are reused (idle ones from earlier calls too)
+    assert all(ident.startswith("standard-tool-worker:") for ident in idents)
+
+
+async def test_async_callers_reuse_them_too() -> None:
+    idents = {await st.acall(where, {}, timeout=5) for _ in range(50)}
+    assert len(idents) < 10
+
+
+def test_a_stuck_thread_is_not_reused_and_does_not_delay_others() -> None:
+    with pytest.raises(st.ToolTimeoutError):
+        st.call(block, {"seconds": 1.0}, timeout=0.05)
+    start = time.monotonic()
+    assert st.call(block, {"seconds": 0}, timeout=5) == 0
+    assert time.monotonic() - start < 0.5
+    workers = [t for t in threading.enumerate() if t.name == "standard-tool-worker"]
+    assert workers and all(t.daemon for t in workers)
