@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 from contextvars import ContextVar
 from functools import cached_property
@@ -51,7 +52,14 @@ _FAILURES = (ToolExecutionError, ServerError, NotJsonError, ToolValidationError)
 TYPED_ERRORS: ContextVar[bool] = ContextVar("standard_tool_pydantic_ai_typed", default=False)
 """Set while a standard caller runs an exported tool: its errors are raised as they are."""
 
-_UNSET: Any = object()
+
+class _Unset(enum.Enum):
+    """A field not derived yet (an enum member: copies of the tool see it as itself)."""
+
+    UNSET = enum.auto()
+
+
+_UNSET: Any = _Unset.UNSET
 
 
 class StandardArgsValidator:
