@@ -47,6 +47,7 @@ NAMES: NameRule = OPENAI_NAMES
 OnFailure = Literal["report", "retry", "raise"]
 """What a failure of the tool (it raised, timed out, or broke its output schema) becomes."""
 _ON_FAILURE = ("report", "retry", "raise")
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 _FAILURES = (ToolExecutionError, ServerError, NotJsonError, ToolValidationError)
 
 TYPED_ERRORS: ContextVar[bool] = ContextVar("standard_tool_pydantic_ai_typed", default=False)
@@ -219,7 +220,7 @@ class StandardPydanticAITool(Tool[Any]):
         says (invalid arguments are a ``ModelRetry``)."""
         context = self._get_context(ctx)
         try:
-            return await st.acall(self._standard, arguments, context)
+            return _serializable(await st.acall(self._standard, arguments, context))
         except _FAILURES as error:
             if TYPED_ERRORS.get():
                 raise
@@ -239,6 +240,18 @@ class StandardPydanticAITool(Tool[Any]):
 
     def __repr__(self) -> str:
         return f"StandardPydanticAITool({self.name!r})"
+
+
+def _serializable(result: Any) -> Any:
+    """``result`` as PydanticAI gets it: as it is when pydantic serializes it (PydanticAI
+    does so for the model), else as JSON data (``standard_tool.jsonable``)."""
+    if type(result) in _SCALARS:
+        return result
+    try:
+        pydantic_core.to_jsonable_python(result)
+    except Exception:
+        return st.jsonable(result)
+    return result
 
 
 def to_pydantic_ai(
