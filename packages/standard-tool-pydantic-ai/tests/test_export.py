@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from agent_runs import V2, answers, is_error, is_retry, outcome, run_agent
-from pydantic_ai import Tool
+from agent_runs import V2, Script, answers, is_error, is_retry, outcome, run_agent
+from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, Tool
 
 import standard_tool as st
 from standard_tool.exceptions import ToolNameError, UsageError
@@ -198,8 +198,6 @@ def test_hostile_arguments_are_retries_without_traceback(arguments: str) -> None
 
 
 def test_invalid_arguments_are_refused_before_approval_is_asked() -> None:
-    from pydantic_ai import DeferredToolRequests
-
     toolset = to_pydantic_ai_toolset([order_tool()]).approval_required()
     script, result = run_agent(
         [[("place_order", {"item": {}})], [("place_order", VALID_ORDER)]],
@@ -444,10 +442,6 @@ def test_the_toolset_works_under_pydantic_ais_wrappers(wrapper: str) -> None:
 
 
 def test_an_approved_call_runs() -> None:
-    from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
-
-    from agent_runs import Script
-
     toolset = to_pydantic_ai_toolset([order_tool()]).approval_required()
     script = Script([[("place_order", VALID_ORDER)]])
     agent: Agent[None, Any] = Agent(
