@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import json
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
@@ -27,6 +28,7 @@ PYDANTIC_AI = tuple(int(p) for p in importlib.metadata.version("pydantic-ai-slim
 """The installed pydantic-ai-slim version, (major, minor)."""
 V2 = PYDANTIC_AI >= (2, 0)
 
+T = TypeVar("T")
 Call = tuple[str, Any]
 """A tool call a scripted model makes: the tool's name and its arguments (a dict or JSON text)."""
 
@@ -74,7 +76,15 @@ def run_agent(
     agent: Agent[Any, str] = Agent(
         script.model(), tools=list(tools), toolsets=list(toolsets), **agent_options
     )
-    return script, agent.run_sync("go", deps=deps)
+    return script, run_sync(agent.run("go", deps=deps))
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run an agent from sync code on a loop of its own, closed after the run.
+
+    ``agent.run_sync`` of PydanticAI 1.x leaves a new event loop set on the thread, unclosed.
+    """
+    return asyncio.run(coroutine)
 
 
 def answers(result: Any) -> list[Any]:

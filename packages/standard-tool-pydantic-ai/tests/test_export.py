@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import pytest
-from agent_runs import V2, Script, answers, is_error, is_retry, outcome, run_agent
+from agent_runs import V2, Script, answers, is_error, is_retry, outcome, run_agent, run_sync
 from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, Tool
 
 import standard_tool as st
@@ -447,9 +447,11 @@ def test_an_approved_call_runs() -> None:
     agent: Agent[None, Any] = Agent(
         script.model(), toolsets=[toolset], output_type=[str, DeferredToolRequests]
     )
-    first = agent.run_sync("go")
+    first = run_sync(agent.run("go"))
     assert isinstance(first.output, DeferredToolRequests)
     (request,) = first.output.approvals
     results = DeferredToolResults(approvals={request.tool_call_id: True})
-    second = agent.run_sync(message_history=first.all_messages(), deferred_tool_results=results)
+    second = run_sync(
+        agent.run(message_history=first.all_messages(), deferred_tool_results=results)
+    )
     assert outcome(answers(second)[-1]).value == {"sku": "ABC-1", "total": 2}

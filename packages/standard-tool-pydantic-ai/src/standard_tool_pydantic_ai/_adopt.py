@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
 import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 from pydantic_ai import RunContext, Tool
@@ -17,6 +18,7 @@ from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, FunctionToolset, ToolsetTool
 
 import standard_tool as st
+from standard_tool import Result
 from standard_tool.adapters import (
     METADATA_KEY,
     Stored,
@@ -24,11 +26,13 @@ from standard_tool.adapters import (
     issues_from_pydantic,
     unpack_metadata,
 )
+from standard_tool.dialects import convert_schema
 from standard_tool.exceptions import (
     ConversionError,
     Issue,
     ServerError,
     ToolExecutionError,
+    ToolNameError,
     ToolTimeoutError,
     ToolValidationError,
     UnsupportedObjectError,
@@ -40,6 +44,7 @@ from ._export import TYPED_ERRORS, StandardArgsValidator
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "PydanticAIArguments",
     "PydanticAITool",
     "from_pydantic_ai",
     "from_pydantic_ai_toolset",
@@ -67,6 +72,30 @@ def _passes_anything(validator: Any) -> bool:
         return bool(validator.validate_python(probe) == probe)
     except Exception:
         return False
+
+
+class PydanticAIArguments:
+    """A PydanticAI tool's arguments as a standard schema: PydanticAI's own validator (lax,
+    as in an agent run), described by the JSON Schema the model sees."""
+
+    def __init__(self, validator: Any, schema: dict[str, Any]) -> None:
+        self.validator = validator
+        self.schema = schema
+
+    def validate(self, value: Any, /) -> Result:
+        try:
+            return Result(self.validator.validate_python(value))
+        except ValidationError as exc:
+            return Result(issues=issues_from_pydantic(exc))
+
+    def json_schema(
+        self, *, side: Literal["input", "output"] = "input", target: str = "draft-2020-12"
+    ) -> dict[str, Any]:
+        schema: dict[str, Any] = convert_schema(copy.deepcopy(self.schema), target)  # type: ignore[assignment]
+        return schema
+
+    def __repr__(self) -> str:
+        return f"PydanticAIArguments({self.schema!r})"
 
 
 def _stored(definition: ToolDefinition) -> tuple[Stored, bool]:
@@ -109,7 +138,6 @@ class PydanticAITool(WrapperTool):
             native,
             name=stored.name or definition.name,
             description=definition.description or "",
-            input_schema=definition.parameters_json_schema,
             **{k: v for k, v in fields.items() if k != "name"},
         )
         self.definition = definition
@@ -123,13 +151,23 @@ class PydanticAITool(WrapperTool):
         return wrapped
 
     @cached_property
-    def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here only where PydanticAI checks nothing (a raw JSON Schema)."""
+    def _validator(self) -> Any:
         native = self.wrapped
-        validator = (
+        return (
             native.function_schema.validator if isinstance(native, Tool) else native.args_validator
         )
-        return _passes_anything(validator)
+
+    @cached_property
+    def validate_input(self) -> bool:  # type: ignore[override]
+        """Checked here only where PydanticAI checks nothing (a raw JSON Schema)."""
+        return _passes_anything(self._validator)
+
+    @cached_property
+    def input_schema(self) -> Any:
+        """The JSON Schema the model sees; unless PydanticAI checks nothing, validated by
+        PydanticAI's own validator."""
+        schema = self.definition.parameters_json_schema
+        return schema if self.validate_input else PydanticAIArguments(self._validator, schema)
 
     @property
     def timeout(self) -> float | None:
@@ -187,10 +225,21 @@ class PydanticAITool(WrapperTool):
         return f"PydanticAITool({self.definition.name!r})"
 
 
+def _together(tools: list[Tool[Any]]) -> FunctionToolset[Any]:
+    """A toolset of ``tools`` that leaves them as they are (``add_tool`` would give them the
+    toolset's retries on 1.x)."""
+    toolset: FunctionToolset[Any] = FunctionToolset()
+    for tool in tools:
+        if tool.name in toolset.tools:
+            raise ToolNameError(f"two tools are named {tool.name!r}")
+        toolset.tools[tool.name] = tool
+    return toolset
+
+
 def from_pydantic_ai(tool: Any) -> PydanticAITool:
     """A standard tool that runs a PydanticAI ``Tool`` through PydanticAI's own runtime."""
     if isinstance(tool, Tool):
-        return PydanticAITool(tool, tool.tool_def, FunctionToolset([tool]))
+        return PydanticAITool(tool, tool.tool_def, _together([tool]))
     kind = f"{type(tool).__module__}.{type(tool).__qualname__}"
     hint = (
         "; for a toolset, use from_pydantic_ai_toolset()"
@@ -220,7 +269,7 @@ async def load_pydantic_ai_toolset(
                 "not a PydanticAI toolset, nor a list of PydanticAI Tools: "
                 f"{type(toolset).__module__}.{type(toolset).__qualname__}"
             )
-        toolset = FunctionToolset(tools)
+        toolset = _together(tools)
     ctx = run_context_for(deps, "")
     label = getattr(toolset, "label", type(toolset).__name__)
     try:
