@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from functools import cached_property
 from typing import Any, Literal
 
 import pydantic_core
+from pydantic import ValidationError
 from pydantic_ai import RunContext, Tool
 from pydantic_ai._function_schema import FunctionSchema
 from pydantic_ai.exceptions import ModelRetry
@@ -16,7 +17,7 @@ from pydantic_ai.messages import ToolReturn
 from pydantic_ai.toolsets import FunctionToolset
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, as_tools, pack_metadata
+from standard_tool.adapters import METADATA_KEY, as_tools, issues_from_pydantic, pack_metadata
 from standard_tool.exceptions import (
     Issue,
     NotJsonError,
@@ -63,6 +64,10 @@ class _Unset(enum.Enum):
 _UNSET: Any = _Unset.UNSET
 
 
+def _nothing_wrong(value: Any) -> None:
+    return None
+
+
 class StandardArgsValidator:
     """PydanticAI's argument validator for a standard tool.
 
@@ -77,8 +82,26 @@ class StandardArgsValidator:
         self.tool = tool
 
     @cached_property
-    def schema(self) -> st.StandardSchema | None:
-        return st.as_schema(getattr(self.tool, "input_schema", None))
+    def _issues(self) -> Callable[[Any], Sequence[Issue] | None]:
+        """What is wrong with a value, by the tool's input schema (compiled on first use)."""
+        schema = st.as_schema(getattr(self.tool, "input_schema", None))
+        if schema is None:
+            return _nothing_wrong
+        if isinstance(schema, st.PydanticSchema):  # pydantic-core directly: no Result made
+            validate_python = schema.validator.validate_python
+
+            def pydantic_issues(value: Any) -> Sequence[Issue] | None:
+                try:
+                    validate_python(value)
+                except ValidationError as exc:
+                    return issues_from_pydantic(exc)
+                except RecursionError:
+                    return [Issue("is nested too deeply")]
+                return None
+
+            return pydantic_issues
+        validate = schema.validate
+        return lambda value: validate(value).issues
 
     def validate_json(
         self, input: str | bytes | bytearray, *, allow_partial: Any = False, **_: Any
@@ -98,11 +121,9 @@ class StandardArgsValidator:
     def _check(self, value: Any, partial: bool) -> Any:
         if partial:  # a call still streaming in: nothing to check yet
             return value if isinstance(value, dict) else {}
-        schema = self.schema
-        if schema is not None:
-            result = schema.validate(value)
-            if result.issues is not None:
-                raise self._invalid(result.issues)
+        issues = self._issues(value)
+        if issues is not None:
+            raise self._invalid(issues)
         if not isinstance(value, dict):
             raise self._invalid([Issue("the arguments must be a JSON object")])
         return value
