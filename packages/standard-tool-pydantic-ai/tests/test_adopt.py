@@ -23,12 +23,14 @@ from standard_tool.exceptions import (
     UnsupportedObjectError,
     UsageError,
 )
+from standard_tool.testing import sample_tools
 from standard_tool_pydantic_ai import (
     PydanticAITool,
     from_pydantic_ai,
     from_pydantic_ai_toolset,
     load_pydantic_ai_toolset,
     to_pydantic_ai,
+    to_pydantic_ai_toolset,
 )
 
 
@@ -344,3 +346,41 @@ async def test_the_async_loader_lists_on_the_callers_loop() -> None:
     assert await st.acall(adopted, {"a": 1}, "ada") == 2
     with pytest.raises(ServerError):
         await load_pydantic_ai_toolset(HangingToolset(), timeout=0.1)
+
+
+def test_an_exported_toolset_adopted_back_raises_the_typed_errors() -> None:
+    tools = sample_tools()
+    adopted = {t.name: t for t in from_pydantic_ai_toolset(to_pydantic_ai_toolset(tools.values()))}
+    assert [t.name for t in adopted.values()] == list(tools)
+    assert adopted["search"].title == "Search" and dict(adopted["greet"].meta) == {
+        "read_only": True,
+        "category": "social",
+    }
+    with pytest.raises(ToolValidationError) as raised:
+        st.call(adopted["search"], {"query": "lamp", "limit": 500})
+    assert raised.value.fields == ("limit",)
+    with pytest.raises(ToolExecutionError) as failed:
+        st.call(adopted["explode"], {"reason": "x"})
+    assert failed.value.message == "RuntimeError: exploded: x"
+
+
+def test_an_agent_run_inside_a_tool_reports_to_its_own_model() -> None:
+    """A standard caller gets typed errors from the exported tool it calls, not from the
+    exported tools of an agent run inside it."""
+
+    def explode(reason: str) -> str:
+        """Fail."""
+        raise RuntimeError(reason)
+
+    inner = to_pydantic_ai(st.tool(explode))
+
+    def delegate(task: str) -> str:
+        """Hand the task to another agent."""
+        _, result = run_agent([[("explode", {"reason": task})]], tools=[inner])
+        (answer,) = answers(result)
+        return f"{result.output}: {answer.content}"
+
+    adopted = from_pydantic_ai(to_pydantic_ai(st.tool(delegate)))
+    assert st.call(adopted, {"task": "x"}) == "done: Tool 'explode' failed: RuntimeError: x"
+    with pytest.raises(ToolValidationError):
+        st.call(adopted, {"task": 1})

@@ -40,7 +40,7 @@ from standard_tool.exceptions import (
 
 from ._compat import ToolFailed
 from ._context import run_context_for
-from ._export import TYPED_ERRORS, StandardArgsValidator
+from ._export import TYPED_ERRORS, StandardArgsValidator, is_exported
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -151,6 +151,11 @@ class PydanticAITool(WrapperTool):
         return wrapped
 
     @cached_property
+    def _exported(self) -> bool:
+        """Whether the tool is one this package exported: then its errors come back typed."""
+        return is_exported(self.wrapped)
+
+    @cached_property
     def _validator(self) -> Any:
         native = self.wrapped
         return (
@@ -188,7 +193,7 @@ class PydanticAITool(WrapperTool):
     async def arun(self, input: Any, context: Any) -> Any:
         name = self.definition.name
         ctx = run_context_for(context, name)
-        token = TYPED_ERRORS.set(True)
+        token = TYPED_ERRORS.set(True) if self._exported else None
         try:
             async with self.toolset:
                 tool = await self._toolset_tool(ctx)
@@ -200,7 +205,8 @@ class PydanticAITool(WrapperTool):
                         await checked
                 result = await self.toolset.call_tool(name, args, ctx, tool)
         finally:
-            TYPED_ERRORS.reset(token)
+            if token is not None:
+                TYPED_ERRORS.reset(token)
         return result.return_value if isinstance(result, ToolReturn) else result
 
     def translate(self, exc: Exception) -> Exception:

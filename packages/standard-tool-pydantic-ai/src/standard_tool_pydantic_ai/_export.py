@@ -52,7 +52,9 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 _FAILURES = (ToolExecutionError, ServerError, NotJsonError, ToolValidationError)
 
 TYPED_ERRORS: ContextVar[bool] = ContextVar("standard_tool_pydantic_ai_typed", default=False)
-"""Set while a standard caller runs an exported tool: its errors are raised as they are."""
+"""Set while a standard caller runs an exported tool through PydanticAI: its errors are raised
+as they are. The exported tool clears it for what runs beneath it (an agent run inside the
+tool reports its own tools' errors to its own model)."""
 
 
 class _Unset(enum.Enum):
@@ -177,10 +179,10 @@ class _StandardFunctionSchema(FunctionSchema):
         self._return_schema = value
 
     async def call(self, args_dict: dict[str, Any], ctx: RunContext[Any]) -> Any:
-        return await self._owner.run(ctx, args_dict)
+        return await self._owner.call(ctx, args_dict)
 
     async def _call_with_keywords(self, ctx: RunContext[Any], /, **arguments: Any) -> Any:
-        return await self._owner.run(ctx, arguments)
+        return await self._owner.call(ctx, arguments)
 
 
 class StandardPydanticAITool(Tool[Any]):
@@ -236,18 +238,23 @@ class StandardPydanticAITool(Tool[Any]):
     def metadata(self, value: dict[str, Any] | None) -> None:
         self._metadata = value
 
-    async def run(self, ctx: RunContext[Any], arguments: dict[str, Any]) -> Any:
+    async def call(self, ctx: RunContext[Any], arguments: dict[str, Any]) -> Any:
         """Run the standard tool for one call: its result, or the failure as ``on_failure``
         says (invalid arguments are a ``ModelRetry``)."""
         context = self._get_context(ctx)
+        typed = TYPED_ERRORS.get()
+        token = TYPED_ERRORS.set(False) if typed else None
         try:
             return _serializable(await st.acall(self._standard, arguments, context))
         except _FAILURES as error:
-            if TYPED_ERRORS.get():
+            if typed:
                 raise
             if isinstance(error, ToolValidationError) and error.target == "input":
                 raise ModelRetry(str(error)) from error
             return self._failed(error)
+        finally:
+            if token is not None:
+                TYPED_ERRORS.reset(token)
 
     def _failed(self, error: StandardToolError) -> Any:
         message = str(error)
@@ -261,6 +268,15 @@ class StandardPydanticAITool(Tool[Any]):
 
     def __repr__(self) -> str:
         return f"StandardPydanticAITool({self.name!r})"
+
+
+def is_exported(native: Any) -> bool:
+    """Whether ``native`` (a ``Tool`` or a toolset's tool) runs a standard tool exported here."""
+    if isinstance(native, StandardPydanticAITool):
+        return True
+    return isinstance(
+        getattr(getattr(native, "call_func", None), "__self__", None), _StandardFunctionSchema
+    )
 
 
 def _serializable(result: Any) -> Any:
