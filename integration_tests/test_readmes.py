@@ -39,6 +39,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-mcp/README.md",
+        "packages/standard-tool-pydantic-ai/README.md",
         "integration_tests/toy-plugin/README.md",
         "benchmarks/README.md",
     }
@@ -49,6 +50,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-mcp/README.md",
+        "packages/standard-tool-pydantic-ai/README.md",
     } <= with_python
 
 
