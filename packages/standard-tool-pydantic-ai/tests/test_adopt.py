@@ -384,3 +384,22 @@ def test_an_agent_run_inside_a_tool_reports_to_its_own_model() -> None:
     assert st.call(adopted, {"task": "x"}) == "done: Tool 'explode' failed: RuntimeError: x"
     with pytest.raises(ToolValidationError):
         st.call(adopted, {"task": 1})
+
+
+class StubbornToolset(PerUserToolset):
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        for _ in range(50):  # ignores cancellation for up to 5 s
+            try:
+                await asyncio.sleep(0.1)
+            except asyncio.CancelledError:
+                pass
+        return {}
+
+
+def test_a_listing_that_ignores_cancellation_still_times_out() -> None:
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(ServerError, match="not listed within 0.2 s"):
+        from_pydantic_ai_toolset(StubbornToolset(), timeout=0.2)
+    assert time.monotonic() - start < 3

@@ -54,6 +54,8 @@ __all__ = [
 DEFAULT_TIMEOUT = 60.0
 """Seconds listing a toolset's tools may take before it fails."""
 _MAX_MESSAGE = 300
+_MARGIN = 1.0
+"""Seconds a sync listing waits beyond ``timeout`` for a listing that ignores cancellation."""
 _TIMED_OUT = re.compile(r"Timed out after ([0-9.]+) seconds\.")
 _PROBE_KEY = "\x00standard-tool-probe"
 
@@ -311,4 +313,11 @@ def from_pydantic_ai_toolset(
     background loop); from async code, ``await load_pydantic_ai_toolset(...)`` lists on the
     caller's loop, which a toolset bound to that loop (an open connection) needs.
     """
-    return st.run_sync(load_pydantic_ai_toolset(toolset, deps=deps, timeout=timeout))
+    listing = load_pydantic_ai_toolset(toolset, deps=deps, timeout=timeout)
+    if timeout is None:
+        return st.run_sync(listing)
+    try:  # a margin for a listing that ignores its cancellation
+        return st.run_sync(listing, timeout + _MARGIN)
+    except TimeoutError as exc:
+        label = getattr(toolset, "label", type(toolset).__name__)
+        raise ServerError(label, f"its tools were not listed within {timeout} s") from exc
