@@ -25,6 +25,7 @@ from standard_tool.exceptions import (
 )
 from standard_tool.testing import sample_tools
 from standard_tool_pydantic_ai import (
+    PydanticAIArguments,
     PydanticAITool,
     from_pydantic_ai,
     from_pydantic_ai_toolset,
@@ -403,3 +404,18 @@ def test_a_listing_that_ignores_cancellation_still_times_out() -> None:
     with pytest.raises(ServerError, match="not listed within 0.2 s"):
         from_pydantic_ai_toolset(StubbornToolset(), timeout=0.2)
     assert time.monotonic() - start < 3
+
+
+def test_an_exported_tool_adopted_and_exported_again_names_the_fields() -> None:
+    search = sample_tools()["search"]
+    bad = {"query": "x", "limit": 500}
+    issues = st.as_schema(search.input_schema).validate(bad).issues  # type: ignore[union-attr]
+    assert issues and [issue.path for issue in issues] == [("limit",)]
+    twice = to_pydantic_ai(from_pydantic_ai(to_pydantic_ai(search)))
+    adopted = from_pydantic_ai(twice)
+    assert isinstance(adopted.input_schema, PydanticAIArguments)
+    assert adopted.input_schema.validate(bad).issues == issues
+    _, result = run_agent([[("search", bad)]], tools=[twice])
+    (retry,) = answers(result)
+    assert is_retry(retry)
+    assert outcome(retry).error == str(ToolValidationError("search", "input", issues))

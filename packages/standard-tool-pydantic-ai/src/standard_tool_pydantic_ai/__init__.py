@@ -11,6 +11,7 @@ from standard_tool.adapters import lazy_exports
 
 if TYPE_CHECKING:
     from ._adopt import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
+    from ._adopt import PydanticAIArguments as PydanticAIArguments
     from ._adopt import PydanticAITool as PydanticAITool
     from ._adopt import from_pydantic_ai as from_pydantic_ai
     from ._adopt import from_pydantic_ai_toolset as from_pydantic_ai_toolset

@@ -85,10 +85,16 @@ class PydanticAIArguments:
         self.schema = schema
 
     def validate(self, value: Any, /) -> Result:
+        validator = self.validator
+        if isinstance(validator, StandardArgsValidator):  # a tool exported here: its issues
+            issues = validator.issues(value)
+            return Result(value) if issues is None else Result(issues=tuple(issues))
         try:
-            return Result(self.validator.validate_python(value))
+            return Result(validator.validate_python(value))
         except ValidationError as exc:
             return Result(issues=issues_from_pydantic(exc))
+        except ModelRetry as exc:  # a validator asking the model to try again
+            return Result(issues=(Issue(_clip(exc.message)),))
 
     def json_schema(
         self, *, side: Literal["input", "output"] = "input", target: str = "draft-2020-12"

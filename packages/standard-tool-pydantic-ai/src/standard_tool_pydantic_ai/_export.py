@@ -120,14 +120,19 @@ class StandardArgsValidator:
     def validate_python(self, input: Any, *, allow_partial: Any = False, **_: Any) -> Any:
         return self._check(input, allow_partial not in (False, "off"))
 
+    def issues(self, value: Any) -> Sequence[Issue] | None:
+        """What is wrong with ``value`` as the tool's arguments, or ``None``."""
+        issues = self._issues(value)
+        if issues is None and not isinstance(value, dict):
+            return [Issue("the arguments must be a JSON object")]
+        return issues
+
     def _check(self, value: Any, partial: bool) -> Any:
         if partial:  # a call still streaming in: nothing to check yet
             return value if isinstance(value, dict) else {}
-        issues = self._issues(value)
+        issues = self.issues(value)
         if issues is not None:
             raise self._invalid(issues)
-        if not isinstance(value, dict):
-            raise self._invalid([Issue("the arguments must be a JSON object")])
         return value
 
     def _invalid(self, issues: Iterable[Issue]) -> Exception:
