@@ -28,6 +28,8 @@ UNITS: dict[str, list[str]] = {
     "mcp": ["packages/standard-tool-mcp/src"],
     "mcp tests": ["packages/standard-tool-mcp/tests"],
     "mcp conformance": ["packages/standard-tool-mcp/conformance"],
+    "pydantic-ai": ["packages/standard-tool-pydantic-ai/src"],
+    "pydantic-ai tests": ["packages/standard-tool-pydantic-ai/tests"],
     "toy plugin": ["integration_tests/toy-plugin/src"],
     "integration tests": ["integration_tests"],
     "benchmarks": ["benchmarks"],
@@ -36,7 +38,7 @@ UNITS: dict[str, list[str]] = {
 }
 """Each unit and its paths; for ruff, a file belongs to the unit with the longest matching path."""
 
-MYPY_UNITS = ("core", "langchain", "mcp", "toy plugin", "repository")
+MYPY_UNITS = ("core", "langchain", "mcp", "pydantic-ai", "toy plugin", "repository")
 """The units ``mypy --strict`` checks."""
 MYPY_EXCLUDE = {"integration tests": "^integration_tests/toy-plugin/"}
 

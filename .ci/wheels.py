@@ -31,12 +31,14 @@ PACKAGES = {
     "standard-tool": "packages/standard-tool",
     "standard-tool-langchain": "packages/standard-tool-langchain",
     "standard-tool-mcp": "packages/standard-tool-mcp",
+    "standard-tool-pydantic-ai": "packages/standard-tool-pydantic-ai",
     "standard-tool-toy": "integration_tests/toy-plugin",
 }
 TARGETS = {
     "standard-tool": "standard",
     "standard-tool-langchain": "langchain",
     "standard-tool-mcp": "mcp",
+    "standard-tool-pydantic-ai": "pydantic-ai",
     "standard-tool-toy": "toy",
 }
 
@@ -78,6 +80,15 @@ if "mcp" in expected:
     assert st.convert(add, to="mcp").name == "add"
     with connect(to_mcp_server([add])) as tools:
         assert st.call(tools[0], {"a": 40, "b": 2}) == 42
+if "pydantic-ai" in expected:
+    from pydantic_ai import Agent
+    from pydantic_ai.models.test import TestModel
+
+    native = st.convert(add, to="pydantic-ai")
+    assert native.tool_def.parameters_json_schema == st.input_json_schema(add)
+    result = Agent(TestModel(call_tools=["add"]), tools=[native]).run_sync("go")
+    assert '"add":' in result.output, result.output
+    assert st.call(st.adopt(native), {"a": 1}) == 2
 if "toy" in expected:
     assert st.call(st.adopt(st.convert(add, to="toy")), {"a": 2}) == 3
 print("smoke:", ", ".join(sorted(expected)), "ok")

@@ -37,7 +37,31 @@ def through_mcp(example: st.StandardTool, arguments: dict[str, Any]) -> str:
         return json.dumps(st.jsonable(st.call(tools[0], arguments)))
 
 
-RUNTIMES = {"langchain": through_langchain, "mcp": through_mcp}
+def through_pydantic_ai(example: st.StandardTool, arguments: dict[str, Any]) -> str:
+    """A model's tool call, run by a PydanticAI agent (a scripted model: no network)."""
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelRequest, ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    native = st.convert(example, to="pydantic-ai")
+
+    def model(messages: list[Any], info: AgentInfo) -> ModelResponse:
+        if len(messages) == 1:
+            return ModelResponse(parts=[ToolCallPart(native.name, arguments)])
+        return ModelResponse(parts=[TextPart("done")])
+
+    result = Agent(FunctionModel(model), tools=[native]).run_sync("go")
+    (reply,) = [
+        part
+        for message in result.all_messages()
+        if isinstance(message, ModelRequest)
+        for part in message.parts
+        if part.part_kind == "tool-return"
+    ]
+    return f"ToolReturnPart(content={json.dumps(st.jsonable(reply.content))})"
+
+
+RUNTIMES = {"langchain": through_langchain, "mcp": through_mcp, "pydantic-ai": through_pydantic_ai}
 
 
 def main() -> None:

@@ -9,8 +9,10 @@ adapter is installed, with the repository root as the working directory.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import traceback
+import warnings
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-mcp/README.md",
+        "packages/standard-tool-pydantic-ai/README.md",
         "integration_tests/toy-plugin/README.md",
         "benchmarks/README.md",
     }
@@ -49,6 +52,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-mcp/README.md",
+        "packages/standard-tool-pydantic-ai/README.md",
     } <= with_python
 
 
@@ -61,15 +65,33 @@ def test_python_block(
     monkeypatch.chdir(ROOT)
     eval_example.set_config(line_length=100)
     try:
-        if eval_example.update_examples:
-            eval_example.run_print_update(example)
-        else:
-            eval_example.run_print_check(example)
+        try:
+            if eval_example.update_examples:
+                eval_example.run_print_update(example)
+            else:
+                eval_example.run_print_check(example)
+        finally:
+            _close_the_loop_left_set()
     except Exception as error:
         message = f"{example.path.relative_to(ROOT)}:{example.start_line}: {_describe(error)}"
     else:
         return
     pytest.fail(message, pytrace=False)  # outside `except`, so that the error is not its context
+
+
+def _close_the_loop_left_set() -> None:
+    """Close the event loop a block left set on this thread, as PydanticAI's ``run_sync`` does
+    (it keeps one for the next call): left open, it would warn when collected, in a later test."""
+    policy = asyncio.get_event_loop_policy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            loop = policy.get_event_loop()
+        except RuntimeError:  # none set
+            return
+    if not loop.is_running():
+        loop.close()
+        policy.set_event_loop(None)
 
 
 def _describe(error: Exception) -> str:

@@ -1,0 +1,368 @@
+"""Standard tools as PydanticAI tools and toolsets."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
+from functools import cached_property
+from typing import Any, Literal
+
+import pydantic_core
+from pydantic import ValidationError
+from pydantic_ai import RunContext, Tool
+from pydantic_ai._function_schema import FunctionSchema
+from pydantic_ai.exceptions import ModelRetry
+from pydantic_ai.messages import ToolReturn
+from pydantic_ai.toolsets import FunctionToolset
+
+import standard_tool as st
+from standard_tool.adapters import METADATA_KEY, as_tools, issues_from_pydantic, pack_metadata
+from standard_tool.exceptions import (
+    Issue,
+    NotJsonError,
+    ServerError,
+    StandardToolError,
+    ToolExecutionError,
+    ToolNameError,
+    ToolValidationError,
+    UsageError,
+)
+from standard_tool.names import OPENAI_NAMES, NameMap, NameRule, sanitize_name
+
+from ._compat import ToolFailed
+from ._context import ContextOption, context_getter
+
+__all__ = [
+    "METADATA_KEY",
+    "NAMES",
+    "OnFailure",
+    "StandardPydanticAITool",
+    "to_pydantic_ai",
+    "to_pydantic_ai_toolset",
+]
+
+NAMES: NameRule = OPENAI_NAMES
+"""The names a PydanticAI tool gets: what the chat models it is sent to accept."""
+
+OnFailure = Literal["report", "retry", "raise"]
+"""What a failure of the tool (it raised, timed out, or broke its output schema) becomes."""
+_ON_FAILURE = ("report", "retry", "raise")
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_FAILURES = (ToolExecutionError, ServerError, NotJsonError, ToolValidationError)
+
+TYPED_ERRORS: ContextVar[bool] = ContextVar("standard_tool_pydantic_ai_typed", default=False)
+"""Set while a standard caller runs an exported tool through PydanticAI: its errors are raised
+as they are. The exported tool clears it for what runs beneath it (an agent run inside the
+tool reports its own tools' errors to its own model)."""
+
+
+class _Unset(enum.Enum):
+    """A field not derived yet (an enum member: copies of the tool see it as itself)."""
+
+    UNSET = enum.auto()
+
+
+_UNSET: Any = _Unset.UNSET
+
+
+def _nothing_wrong(value: Any) -> None:
+    return None
+
+
+class StandardArgsValidator:
+    """PydanticAI's argument validator for a standard tool.
+
+    It checks the arguments against the tool's input schema (raw JSON Schema with full
+    2020-12 semantics, or the tool's own schema) before PydanticAI calls the tool, so an
+    approval-required call is refused before anyone is asked. Invalid arguments raise
+    ``ModelRetry`` with the tool's name and every failing field; valid ones are returned as
+    they came, since the tool parses its own input.
+    """
+
+    def __init__(self, tool: st.StandardTool) -> None:
+        self.tool = tool
+
+    @cached_property
+    def _issues(self) -> Callable[[Any], Sequence[Issue] | None]:
+        """What is wrong with a value, by the tool's input schema (compiled on first use)."""
+        schema = st.as_schema(getattr(self.tool, "input_schema", None))
+        if schema is None:
+            return _nothing_wrong
+        if isinstance(schema, st.PydanticSchema):  # pydantic-core directly: no Result made
+            validate_python = schema.validator.validate_python
+
+            def pydantic_issues(value: Any) -> Sequence[Issue] | None:
+                try:
+                    validate_python(value)
+                except ValidationError as exc:
+                    return issues_from_pydantic(exc)
+                except RecursionError:
+                    return [Issue("is nested too deeply")]
+                return None
+
+            return pydantic_issues
+        validate = schema.validate
+        return lambda value: validate(value).issues
+
+    def validate_json(
+        self, input: str | bytes | bytearray, *, allow_partial: Any = False, **_: Any
+    ) -> Any:
+        partial = allow_partial not in (False, "off")
+        try:
+            value = pydantic_core.from_json(
+                input or "{}", allow_partial=allow_partial if partial else False
+            )
+        except ValueError:
+            raise self._invalid([Issue("the arguments are not valid JSON")]) from None
+        return self._check(value, partial)
+
+    def validate_python(self, input: Any, *, allow_partial: Any = False, **_: Any) -> Any:
+        return self._check(input, allow_partial not in (False, "off"))
+
+    def issues(self, value: Any) -> Sequence[Issue] | None:
+        """What is wrong with ``value`` as the tool's arguments, or ``None``."""
+        issues = self._issues(value)
+        if issues is None and not isinstance(value, dict):
+            return [Issue("the arguments must be a JSON object")]
+        return issues
+
+    def _check(self, value: Any, partial: bool) -> Any:
+        if partial:  # a call still streaming in: nothing to check yet
+            return value if isinstance(value, dict) else {}
+        issues = self.issues(value)
+        if issues is not None:
+            raise self._invalid(issues)
+        return value
+
+    def _invalid(self, issues: Iterable[Issue]) -> Exception:
+        error = ToolValidationError(self.tool.name, "input", issues)
+        return error if TYPED_ERRORS.get() else ModelRetry(str(error))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"tool": self.tool}  # the compiled schema is made again on use
+
+
+class _StandardFunctionSchema(FunctionSchema):
+    """The function schema of an exported tool: the tool's own JSON Schemas, derived on first
+    use, and a call that hands the arguments to the standard tool as one dict."""
+
+    def __init__(self, owner: StandardPydanticAITool) -> None:
+        self._owner = owner
+        self._json_schema = self._return_schema = _UNSET
+        super().__init__(
+            function=self._call_with_keywords,
+            name=owner.name,
+            description=owner.standard_tool.description,
+            validator=StandardArgsValidator(owner.standard_tool),  # type: ignore[arg-type]
+            json_schema=_UNSET,
+            takes_ctx=True,
+            is_async=True,
+            return_schema=_UNSET,
+        )
+
+    @property
+    def json_schema(self) -> dict[str, Any]:
+        if self._json_schema is _UNSET:
+            self._json_schema = st.input_json_schema(self._owner.standard_tool)
+        schema: dict[str, Any] = self._json_schema
+        return schema
+
+    @json_schema.setter
+    def json_schema(self, value: dict[str, Any]) -> None:
+        self._json_schema = value
+
+    @property  # type: ignore[override]
+    def return_schema(self) -> dict[str, Any] | None:
+        if self._return_schema is _UNSET:
+            self._return_schema = st.output_json_schema(self._owner.standard_tool)
+        schema: dict[str, Any] | None = self._return_schema
+        return schema
+
+    @return_schema.setter
+    def return_schema(self, value: dict[str, Any] | None) -> None:
+        self._return_schema = value
+
+    async def call(self, args_dict: dict[str, Any], ctx: RunContext[Any]) -> Any:
+        return await self._owner.call(ctx, args_dict)
+
+    async def _call_with_keywords(self, ctx: RunContext[Any], /, **arguments: Any) -> Any:
+        return await self._owner.call(ctx, arguments)
+
+
+class StandardPydanticAITool(Tool[Any]):
+    """A PydanticAI ``Tool`` that runs a standard tool.
+
+    The model sees the tool's input JSON Schema as it is (``parameters_json_schema``), its
+    output JSON Schema as ``return_schema``, and title, meta and output schema under
+    ``metadata["standard_tool"]``; all three are derived on first use. Arguments are
+    validated before the call (invalid ones are a ``ModelRetry``); what a failure of the
+    tool becomes is ``on_failure``.
+    """
+
+    def __init__(
+        self,
+        tool: st.StandardTool,
+        *,
+        name: str | None = None,
+        context: ContextOption = "deps",
+        on_failure: OnFailure = "report",
+        strict: bool | None = None,
+    ) -> None:
+        if on_failure not in _ON_FAILURE:
+            raise UsageError(f"on_failure must be one of {_ON_FAILURE}, not {on_failure!r}")
+        self._standard = tool
+        self._get_context = context_getter(context)
+        self._on_failure = on_failure
+        self.name = name or tool.name
+        schema = _StandardFunctionSchema(self)
+        super().__init__(
+            schema.function,
+            takes_ctx=True,
+            name=self.name,
+            description=tool.description,
+            strict=strict,
+            function_schema=schema,
+        )
+        self._metadata: Any = _UNSET
+
+    @property
+    def standard_tool(self) -> st.StandardTool:
+        """The standard tool this PydanticAI tool runs."""
+        return self._standard
+
+    @property
+    def metadata(self) -> dict[str, Any] | None:
+        """PydanticAI's tool metadata: the ``standard_tool`` entry, derived on first use."""
+        if self._metadata is _UNSET:
+            self._metadata = {METADATA_KEY: pack_metadata(self._standard, name=self.name)}
+        metadata: dict[str, Any] | None = self._metadata
+        return metadata
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any] | None) -> None:
+        self._metadata = value
+
+    async def call(self, ctx: RunContext[Any], arguments: dict[str, Any]) -> Any:
+        """Run the standard tool for one call: its result, or the failure as ``on_failure``
+        says (invalid arguments are a ``ModelRetry``)."""
+        context = self._get_context(ctx)
+        typed = TYPED_ERRORS.get()
+        token = TYPED_ERRORS.set(False) if typed else None
+        try:
+            return _serializable(await st.acall(self._standard, arguments, context))
+        except _FAILURES as error:
+            if typed:
+                raise
+            if isinstance(error, ToolValidationError) and error.target == "input":
+                raise ModelRetry(str(error)) from error
+            return self._failed(error)
+        finally:
+            if token is not None:
+                TYPED_ERRORS.reset(token)
+
+    def _failed(self, error: StandardToolError) -> Any:
+        message = str(error)
+        if self._on_failure == "raise":
+            raise error
+        if self._on_failure == "retry":
+            raise ModelRetry(message) from error
+        if ToolFailed is not None:
+            raise ToolFailed(message) from error
+        return ToolReturn(return_value=message, metadata={METADATA_KEY: {"error": message}})
+
+    def __repr__(self) -> str:
+        return f"StandardPydanticAITool({self.name!r})"
+
+
+def is_exported(native: Any) -> bool:
+    """Whether ``native`` (a ``Tool`` or a toolset's tool) runs a standard tool exported here."""
+    if isinstance(native, StandardPydanticAITool):
+        return True
+    return isinstance(
+        getattr(getattr(native, "call_func", None), "__self__", None), _StandardFunctionSchema
+    )
+
+
+def _serializable(result: Any) -> Any:
+    """``result`` as PydanticAI gets it: as it is when pydantic serializes it (PydanticAI
+    does so for the model), else as JSON data (``standard_tool.jsonable``)."""
+    if type(result) in _SCALARS:
+        return result
+    try:
+        pydantic_core.to_jsonable_python(result)
+    except Exception:
+        return st.jsonable(result)
+    return result
+
+
+def to_pydantic_ai(
+    tool: Any,
+    *,
+    name: str | None = None,
+    context: ContextOption = "deps",
+    on_failure: OnFailure = "report",
+    strict: bool | None = None,
+) -> Tool[Any]:
+    """A PydanticAI ``Tool`` running ``tool`` (anything :func:`standard_tool.adopt` takes).
+
+    Args:
+        tool: the tool to run.
+        name: the name the model sees; by default the tool's name made valid for
+            :data:`NAMES` (the original is kept in the metadata, ``from_pydantic_ai``
+            restores it).
+        context: what the tool receives as its context: the run's ``deps`` (``"deps"``), the
+            whole ``RunContext`` (``"run_context"``), or what a function of the
+            ``RunContext`` returns.
+        on_failure: what a failure of the tool becomes: ``"report"`` a failed tool result
+            the model reads (``ToolFailed``; PydanticAI 1.x, which has none, gets the message
+            as the result), ``"retry"`` a ``ModelRetry`` (it counts against the tool's
+            retries), ``"raise"`` the typed error, out of ``agent.run``.
+        strict: PydanticAI's ``strict`` for the tool; ``None`` leaves it to PydanticAI.
+    """
+    standard = st.adopt(tool)
+    return StandardPydanticAITool(
+        standard,
+        name=name or sanitize_name(standard.name, NAMES),
+        context=context,
+        on_failure=on_failure,
+        strict=strict,
+    )
+
+
+def _label(index: int, tool: st.StandardTool) -> str:
+    first_line = (tool.description or "").strip().split("\n", 1)[0][:60]
+    return f"#{index} {tool.name!r}" + (f" ({first_line})" if first_line else "")
+
+
+def to_pydantic_ai_toolset(
+    tools: Iterable[Any] | Any,
+    *,
+    id: str | None = None,
+    context: ContextOption = "deps",
+    on_failure: OnFailure = "report",
+    strict: bool | None = None,
+) -> FunctionToolset[Any]:
+    """A ``FunctionToolset`` of one tool or several, in order, each as :func:`to_pydantic_ai`
+    makes it; two tools whose names collide (before or after sanitizing) raise
+    ``ToolNameError`` naming both."""
+    names = NameMap(NAMES)
+    seen: list[tuple[int, st.StandardTool]] = []
+    exported = []
+    for index, item in enumerate(as_tools(tools)):
+        standard = st.adopt(item)
+        try:
+            name = names.add(standard.name)
+        except ToolNameError as error:
+            target = sanitize_name(standard.name, NAMES)
+            other = next((i, t) for i, t in seen if sanitize_name(t.name, NAMES) == target)
+            raise ToolNameError(
+                f"{error}: {_label(*other)} and {_label(index, standard)}"
+            ) from None
+        seen.append((index, standard))
+        exported.append(
+            to_pydantic_ai(
+                standard, name=name, context=context, on_failure=on_failure, strict=strict
+            )
+        )
+    return FunctionToolset(exported, id=id)
