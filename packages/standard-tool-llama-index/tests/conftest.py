@@ -26,7 +26,6 @@ with warnings.catch_warnings():
     from pydantic import Field
 
 
-
 def pytest_configure(config: pytest.Config) -> None:
     # Deprecation warnings LlamaIndex's own code raises on newer pydantic and workflows
     # releases (including pydantic's, from the inspect.getmembers walk of an agent's members)
@@ -52,7 +51,9 @@ class ScriptedLLM(FunctionCallingLLM):
 
     @property
     def metadata(self) -> LLMMetadata:
-        return LLMMetadata(is_function_calling_model=True, is_chat_model=True, model_name="scripted")
+        return LLMMetadata(
+            is_function_calling_model=True, is_chat_model=True, model_name="scripted"
+        )
 
     def _prepare_chat_with_tools(
         self,

@@ -124,13 +124,16 @@ def test_a_context_parameter_is_hidden_and_filled_from_the_standard_context() ->
     assert st.input_json_schema(back)["properties"].keys() == {"label"}
     result = st.call(back, {"label": "x"}, {"user": "ada"})
     assert result == {"label": "x", "user": "ada", "context": {"user": "ada"}}
-    assert st.call(back, {"label": "y"}, "token") == {"label": "y", "user": None, "context": "token"}
+    assert st.call(back, {"label": "y"}, "token") == {
+        "label": "y",
+        "user": None,
+        "context": "token",
+    }
     assert st.call(back, {"label": "z"}) == {"label": "z", "user": None, "context": None}
 
 
 async def test_a_workflow_context_is_passed_as_it_is() -> None:
     back = from_llama_index(FunctionTool.from_defaults(whoami))
-    native = FunctionTool.from_defaults(whoami)
     agent_like = Context(native_workflow())
     store = getattr(agent_like, "store", None)
     await (store.set("user", "bo") if store is not None else agent_like.set("user", "bo"))
@@ -165,7 +168,10 @@ class Lookup(BaseTool):
 
     def __call__(self, input: Any) -> ToolOutput:
         return ToolOutput(
-            content=f"{input}: found", tool_name="lookup", raw_input={"input": input}, raw_output=None
+            content=f"{input}: found",
+            tool_name="lookup",
+            raw_input={"input": input},
+            raw_output=None,
         )
 
 

@@ -48,7 +48,9 @@ async def test_the_model_sees_the_raw_schemas_and_gets_json_results(agent: Any) 
         tools,
         [
             [("forecast", {"city": "Lyon", "days": 2}), ("add", {"a": 2, "b": 3})],
-            lambda messages: " | ".join(sorted(str(m.content) for m in messages if m.role == "tool")),
+            lambda messages: " | ".join(
+                sorted(str(m.content) for m in messages if m.role == "tool")
+            ),
         ],
     )
     assert run.llm.seen_tools[0] == [tool.metadata.to_openai_tool() for tool in tools]
@@ -126,7 +128,9 @@ async def test_the_standard_context_comes_from_the_workflow_context(agent: Any) 
 
 
 async def test_return_direct_ends_the_run_with_the_result(agent: Any) -> None:
-    tool = st.tool(lambda a: a * 10, name="scale", description="Scale.", meta={"return_direct": True})
+    tool = st.tool(
+        lambda a: a * 10, name="scale", description="Scale.", meta={"return_direct": True}
+    )
     run = await agent([to_llama_index(tool)], [[("scale", {"a": 4})], "never said"])
     assert run.outputs[0].raw_output == 40
     assert run.answer == "40"

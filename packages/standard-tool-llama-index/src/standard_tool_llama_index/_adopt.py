@@ -93,9 +93,7 @@ class LlamaIndexTool(WrapperTool):
         if isinstance(native, StandardFunctionTool):
             return inspect.iscoroutinefunction(native.standard_tool.execute)
         if isinstance(native, FunctionTool):
-            return self._context_param is not None or inspect.iscoroutinefunction(
-                native.real_fn
-            )
+            return self._context_param is not None or inspect.iscoroutinefunction(native.real_fn)
         return False
 
     @cached_property
@@ -132,7 +130,10 @@ class LlamaIndexTool(WrapperTool):
         accepted, bound = self._refused
         if accepted is not None or bound:
             issues = [
-                Issue("is bound by the tool, not an input" if key in bound else "is not an input", (key,))
+                Issue(
+                    "is bound by the tool, not an input" if key in bound else "is not an input",
+                    (key,),
+                )
                 for key in kwargs
                 if key in bound or (accepted is not None and key not in accepted)
             ]
@@ -158,8 +159,10 @@ class LlamaIndexTool(WrapperTool):
         raw = output.raw_output
         if isinstance(raw, (BaseNode, NodeWithScore)):
             return raw.get_content()
-        if isinstance(raw, (list, tuple)) and raw and all(
-            isinstance(item, (BaseNode, NodeWithScore)) for item in raw
+        if (
+            isinstance(raw, (list, tuple))
+            and raw
+            and all(isinstance(item, (BaseNode, NodeWithScore)) for item in raw)
         ):
             return [item.get_content() for item in raw]
         if _is_framework_value(raw) or (raw is None and output.content not in ("", "None")):

@@ -34,6 +34,7 @@ NAMES: NameRule = OPENAI_NAMES
 
 CONTEXT_PARAM = "_standard_tool_context"
 """The keyword under which LlamaIndex agents pass an exported tool the workflow Context."""
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
 @dataclass(frozen=True)
@@ -103,12 +104,16 @@ class StandardFunctionTool(FunctionTool):
     def _context(self, workflow_ctx: Any) -> Any:
         if isinstance(workflow_ctx, Direct):
             return workflow_ctx.value
+        if workflow_ctx is None and self._get_context is None:
+            return None
         value = (self._get_context or context_from_workflow)(workflow_ctx)
         return st.run_sync(value) if inspect.isawaitable(value) else value
 
     async def _acontext(self, workflow_ctx: Any) -> Any:
         if isinstance(workflow_ctx, Direct):
             return workflow_ctx.value
+        if workflow_ctx is None and self._get_context is None:
+            return None
         value = (self._get_context or context_from_workflow)(workflow_ctx)
         return await value if inspect.isawaitable(value) else value
 
@@ -145,12 +150,14 @@ def _text(tool: st.StandardTool, result: Any) -> str:
     """
     if isinstance(result, str):
         return result
+    if type(result) is int:
+        return str(result)
     try:
-        return json.dumps(result, ensure_ascii=False, allow_nan=False)
+        return _JSON.encode(result)
     except (TypeError, ValueError):
         pass
     try:
-        return json.dumps(st.jsonable(result), ensure_ascii=False, allow_nan=False)
+        return _JSON.encode(st.jsonable(result))
     except NotJsonError as exc:
         raise st.ToolValidationError(tool.name, "output", exc.issues) from None
 

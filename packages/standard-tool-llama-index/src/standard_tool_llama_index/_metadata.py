@@ -84,7 +84,7 @@ class StandardToolMetadata(ToolMetadata):
             self._schema_text = json.dumps(schema, ensure_ascii=False)
         return self._schema_text
 
-    @property  # type: ignore[override]
+    @property
     def fn_schema(self) -> type[BaseModel]:
         """A pydantic model class whose ``model_json_schema()`` is the input schema."""
         if self._fn_schema is None:
