@@ -148,17 +148,21 @@ class AgentRun:
 
 
 async def set_in_store(ctx: Any, key: str, value: Any) -> None:
-    """Store a value in a workflow Context (``ctx.store`` from 0.12.44 on, else ``ctx.set``)."""
+    """Store a value in a workflow Context (``ctx.store``, or ``ctx.set`` where it has none)."""
     store = getattr(ctx, "store", None)
     await (store.set(key, value) if store is not None else ctx.set(key, value))
 
 
 async def run_agent(
-    tools: Sequence[Any], replies: Sequence[Reply], store: dict[str, Any] | None = None
+    tools: Sequence[Any],
+    replies: Sequence[Reply],
+    store: dict[str, Any] | None = None,
+    kind: type[Any] = FunctionAgent,
 ) -> AgentRun:
-    """Run a real LlamaIndex ``FunctionAgent`` over ``tools``, with the scripted model."""
+    """Run a real LlamaIndex agent (a ``FunctionAgent``, or ``kind``) over ``tools``, with
+    the scripted model; ``store`` is put in the run's workflow Context first."""
     llm = ScriptedLLM(replies=list(replies))
-    agent = FunctionAgent(tools=list(tools), llm=llm)
+    agent = kind(tools=list(tools), llm=llm)
     ctx = Context(agent)
     for key, value in (store or {}).items():
         await set_in_store(ctx, key, value)
@@ -173,5 +177,5 @@ async def run_agent(
 
 @pytest.fixture
 def agent() -> Callable[..., Any]:
-    """``await agent(tools, replies, store=None)``: a ``FunctionAgent`` run (see :func:`run_agent`)."""
+    """``await agent(tools, replies, store=None, kind=FunctionAgent)``: see :func:`run_agent`."""
     return run_agent

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from llama_index.core.agent.workflow import ReActAgent
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.tools import FunctionTool
 from llama_index.core.workflow import Context
@@ -153,3 +154,24 @@ async def test_a_context_tool_adopted_and_exported_again_gets_the_agents_context
     assert run.outputs[0].raw_output == {"label": "x", "user": "ada"}
     original = await agent([native], [[("whoami", {"label": "x"})], "done"], {"user": "ada"})
     assert original.outputs[0].raw_output == run.outputs[0].raw_output
+
+
+async def test_a_react_agent_shows_the_raw_schema_and_runs_the_tool(agent: Any) -> None:
+    native = to_llama_index(forecast_tool())
+    run = await agent(
+        [native],
+        [
+            'Thought: I need the forecast.\nAction: forecast\nAction Input: {"city": "Lyon"}',
+            'Thought: I need to fix the input.\nAction: forecast\nAction Input: {"city": ""}',
+            "Thought: I can answer without using any more tools.\nAnswer: done",
+        ],
+        kind=ReActAgent,
+    )
+    prompt = "\n".join(str(m.content) for m in run.llm.seen_messages[0])
+    assert native.metadata.fn_schema_str == json.dumps(FORECAST_SCHEMA) and (
+        native.metadata.fn_schema_str in prompt
+    )
+    ok, failed = run.outputs
+    assert ok.raw_output == {"city": "Lyon", "temps": [21.5]} and not ok.is_error
+    assert failed.is_error and "city" in failed.content
+    assert run.answer == "done"

@@ -264,7 +264,7 @@ def test_call_tool_reports_errors_as_error_outputs() -> None:
     assert output.is_error
     assert "forecast" in output.content and "city" in output.content and "days" in output.content
     assert "Traceback" not in output.content
-    exception = getattr(output, "exception", None)  # kept from llama-index-core 0.12.45 on
+    exception = getattr(output, "exception", None)  # kept from llama-index-core 0.14.8 on
     assert exception is None or isinstance(exception, st.ToolValidationError)
     assert call_tool(native, {"city": "Lyon"}).raw_output["city"] == "Lyon"
 
