@@ -38,6 +38,7 @@ def test_every_readme_is_searched() -> None:
         "README.md",
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
+        "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
         "integration_tests/toy-plugin/README.md",
         "benchmarks/README.md",
@@ -48,6 +49,7 @@ def test_every_readme_is_searched() -> None:
         "README.md",
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
+        "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
     } <= with_python
 
