@@ -128,6 +128,19 @@ async def test_the_standard_context_comes_from_the_workflow_context(agent: Any) 
     assert bare.outputs[0].raw_output is None
 
 
+async def test_a_failing_context_getter_is_an_error_output_without_its_message(
+    agent: Any,
+) -> None:
+    def leaky(ctx: Any) -> Any:
+        raise LookupError(f"no user in {SECRET}")
+
+    native = to_llama_index(sample_tools()["whoami"], context=leaky)
+    run = await agent([native], [[("whoami", {"label": "x"})], "done"])
+    (output,) = run.outputs
+    assert output.is_error and "whoami" in output.content and "LookupError" in output.content
+    assert SECRET not in output.content
+
+
 async def test_return_direct_ends_the_run_with_the_result(agent: Any) -> None:
     tool = st.tool(
         lambda a: a * 10, name="scale", description="Scale.", meta={"return_direct": True}

@@ -106,16 +106,22 @@ class StandardFunctionTool(FunctionTool):
             return workflow_ctx.value
         if workflow_ctx is None and self._get_context is None:
             return None
-        value = (self._get_context or context_from_workflow)(workflow_ctx)
-        return st.run_sync(value) if inspect.isawaitable(value) else value
+        try:
+            value = (self._get_context or context_from_workflow)(workflow_ctx)
+            return st.run_sync(value) if inspect.isawaitable(value) else value
+        except Exception as exc:
+            raise _context_failed(self._standard, exc) from exc
 
     async def _acontext(self, workflow_ctx: Any) -> Any:
         if isinstance(workflow_ctx, Direct):
             return workflow_ctx.value
         if workflow_ctx is None and self._get_context is None:
             return None
-        value = (self._get_context or context_from_workflow)(workflow_ctx)
-        return await value if inspect.isawaitable(value) else value
+        try:
+            value = (self._get_context or context_from_workflow)(workflow_ctx)
+            return await value if inspect.isawaitable(value) else value
+        except Exception as exc:
+            raise _context_failed(self._standard, exc) from exc
 
     def _output(self, arguments: dict[str, Any], result: Any) -> ToolOutput:
         return ToolOutput(
@@ -140,6 +146,13 @@ class StandardFunctionTool(FunctionTool):
 
     def __repr__(self) -> str:
         return f"StandardFunctionTool({self.metadata.name!r})"
+
+
+def _context_failed(tool: st.StandardTool, exc: Exception) -> st.ToolExecutionError:
+    """A context getter that raised: its message may hold context values, so only its type."""
+    return st.ToolExecutionError(
+        tool.name, f"the per-call context could not be built ({type(exc).__name__})"
+    )
 
 
 def _text(tool: st.StandardTool, result: Any) -> str:
