@@ -43,6 +43,7 @@ from typing import Any
 
 import nox
 import nox.project
+from packaging.version import Version
 
 nox.needs_version = ">=2025.5.1"
 nox.options.default_venv_backend = "uv"
@@ -107,7 +108,7 @@ def _pytest(*paths: str) -> tuple[str, ...]:
 
 def _newest(matrix: dict[str, Any]) -> list[str]:
     """The framework pin and extras of an adapter's newest matrix version."""
-    version = max(matrix["versions"], key=lambda v: tuple(int(p) for p in v.split(".")))
+    version = max(matrix["versions"], key=Version)  # "0.12.52.post1" is a version too
     return [f"{matrix['framework']}=={version}", *matrix["versions"][version]]
 
 

@@ -25,6 +25,8 @@ UNITS: dict[str, list[str]] = {
     "core tests": ["packages/standard-tool/tests"],
     "langchain": ["packages/standard-tool-langchain/src"],
     "langchain tests": ["packages/standard-tool-langchain/tests"],
+    "llama-index": ["packages/standard-tool-llama-index/src"],
+    "llama-index tests": ["packages/standard-tool-llama-index/tests"],
     "mcp": ["packages/standard-tool-mcp/src"],
     "mcp tests": ["packages/standard-tool-mcp/tests"],
     "mcp conformance": ["packages/standard-tool-mcp/conformance"],
@@ -38,7 +40,15 @@ UNITS: dict[str, list[str]] = {
 }
 """Each unit and its paths; for ruff, a file belongs to the unit with the longest matching path."""
 
-MYPY_UNITS = ("core", "langchain", "mcp", "pydantic-ai", "toy plugin", "repository")
+MYPY_UNITS = (
+    "core",
+    "langchain",
+    "llama-index",
+    "mcp",
+    "pydantic-ai",
+    "toy plugin",
+    "repository",
+)
 """The units ``mypy --strict`` checks."""
 MYPY_EXCLUDE = {"integration tests": "^integration_tests/toy-plugin/"}
 

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {
     "standard-tool": "packages/standard-tool",
     "standard-tool-langchain": "packages/standard-tool-langchain",
+    "standard-tool-llama-index": "packages/standard-tool-llama-index",
     "standard-tool-mcp": "packages/standard-tool-mcp",
     "standard-tool-pydantic-ai": "packages/standard-tool-pydantic-ai",
     "standard-tool-toy": "integration_tests/toy-plugin",
@@ -37,6 +38,7 @@ PACKAGES = {
 TARGETS = {
     "standard-tool": "standard",
     "standard-tool-langchain": "langchain",
+    "standard-tool-llama-index": "llama-index",
     "standard-tool-mcp": "mcp",
     "standard-tool-pydantic-ai": "pydantic-ai",
     "standard-tool-toy": "toy",
@@ -73,6 +75,14 @@ if "langchain" in expected:
     assert native.invoke({"a": 2, "b": 3}) == 5
     message = native.invoke({"type": "tool_call", "name": "add", "args": {"a": 2}, "id": "c1"})
     assert (message.content, message.artifact) == ("3", 3)
+    assert st.call(st.adopt(native), {"a": 1}) == 2
+if "llama-index" in expected:
+    from llama_index.core.tools.calling import call_tool
+
+    native = st.convert(add, to="llama-index")
+    output = call_tool(native, {"a": 2, "b": 3})
+    assert (output.content, output.raw_output, output.is_error) == ("5", 5, False)
+    assert call_tool(native, {"a": "x"}).is_error
     assert st.call(st.adopt(native), {"a": 1}) == 2
 if "mcp" in expected:
     from standard_tool_mcp import connect, to_mcp_server

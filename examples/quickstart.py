@@ -29,6 +29,14 @@ def through_langchain(example: st.StandardTool, arguments: dict[str, Any]) -> st
     return f"ToolMessage(status={message.status!r}, content={message.content!r})"
 
 
+def through_llama_index(example: st.StandardTool, arguments: dict[str, Any]) -> str:
+    """A model's tool call, run by LlamaIndex's own runtime (``call_tool``)."""
+    from llama_index.core.tools.calling import call_tool
+
+    output = call_tool(st.convert(example, to="llama-index"), arguments)
+    return f"ToolOutput(is_error={output.is_error!r}, content={output.content!r})"
+
+
 def through_mcp(example: st.StandardTool, arguments: dict[str, Any]) -> str:
     """Served by an MCP server, called by an MCP client session in memory, adopted back."""
     from standard_tool_mcp import connect, to_mcp_server
@@ -61,7 +69,12 @@ def through_pydantic_ai(example: st.StandardTool, arguments: dict[str, Any]) -> 
     return f"ToolReturnPart(content={json.dumps(st.jsonable(reply.content))})"
 
 
-RUNTIMES = {"langchain": through_langchain, "mcp": through_mcp, "pydantic-ai": through_pydantic_ai}
+RUNTIMES = {
+    "langchain": through_langchain,
+    "llama-index": through_llama_index,
+    "mcp": through_mcp,
+    "pydantic-ai": through_pydantic_ai,
+}
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ def test_every_readme_is_searched() -> None:
         "README.md",
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
+        "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
         "integration_tests/toy-plugin/README.md",
@@ -51,6 +52,7 @@ def test_every_readme_is_searched() -> None:
         "README.md",
         "packages/standard-tool/README.md",
         "packages/standard-tool-langchain/README.md",
+        "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
     } <= with_python

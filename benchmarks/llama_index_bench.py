@@ -1,0 +1,180 @@
+"""Per-call cost of a converted tool against LlamaIndex's native tool, and conversion time.
+
+Run ``python benchmarks/llama_index_bench.py`` with standard-tool-llama-index installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import statistics
+import time
+import timeit
+from collections.abc import Callable
+from importlib.metadata import version
+from typing import Any
+
+from llama_index.core.tools import FunctionTool
+from llama_index.core.tools.calling import call_tool
+
+import standard_tool as st
+from standard_tool_llama_index import to_llama_index
+
+REPEAT = 7
+ROUNDS = 100
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+    "required": ["a", "b"],
+    "additionalProperties": False,
+}
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+def compare(
+    native: Callable[[], Any], ours: Callable[[], Any], number: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Min and median µs per call of each side, over ROUNDS alternating rounds of ``number``
+    calls (alternating, so that both sides see the same load on a shared machine)."""
+    native(), ours()
+    sides: tuple[list[float], list[float]] = ([], [])
+    for _ in range(ROUNDS):
+        for side, fn in zip(sides, (native, ours), strict=True):
+            side.append(timeit.timeit(fn, number=number) / number * 1e6)
+    return (
+        (min(sides[0]), statistics.median(sides[0])),
+        (min(sides[1]), statistics.median(sides[1])),
+    )
+
+
+def row(label: str, native: tuple[float, float], ours: tuple[float, float]) -> None:
+    print(
+        f"{label:<36} native {native[0]:7.1f} / {native[1]:7.1f} µs   "
+        f"converted {ours[0]:7.1f} / {ours[1]:7.1f} µs   ratio {ours[0] / native[0]:.2f}x (min) "
+        f"{ours[1] / native[1]:.2f}x (median)"
+    )
+
+
+def schema_tool(name: str = "add") -> st.Tool:
+    return st.Tool(
+        name=name,
+        description="Add two integers.",
+        input_schema=SCHEMA,
+        execute=lambda i: i["a"] + i["b"],
+    )
+
+
+def calls(number: int = 200) -> None:
+    native = FunctionTool.from_defaults(add)
+    function_tool = to_llama_index(st.tool(add))
+    raw_tool = to_llama_index(schema_tool())
+    args = {"a": 2, "b": 3}
+    for tool in (native, function_tool, raw_tool):
+        output = tool.call(**args)
+        assert (output.raw_output, output.content) == (5, "5")
+        assert call_tool(tool, args).content == "5"
+    row(
+        "call(**kwargs), function tool",
+        *compare(lambda: native.call(**args), lambda: function_tool.call(**args), number),
+    )
+    row(
+        "call(**kwargs), raw JSON Schema tool",
+        *compare(lambda: native.call(**args), lambda: raw_tool.call(**args), number),
+    )
+    row(
+        "call_tool, function tool",
+        *compare(lambda: call_tool(native, args), lambda: call_tool(function_tool, args), number),
+    )
+    row(
+        "call_tool, raw JSON Schema tool",
+        *compare(lambda: call_tool(native, args), lambda: call_tool(raw_tool, args), number),
+    )
+
+    # The same calls without LlamaIndex's instrumentation span around ``call`` (about 20 µs
+    # of each figure above, the same on both sides): the adapter's own work against the native.
+    native_call, ours_call = inspect.unwrap(type(native).call), inspect.unwrap(type(raw_tool).call)
+    row(
+        "call() inside the span, function tool",
+        *compare(
+            lambda: native_call(native, **args), lambda: ours_call(function_tool, **args), number
+        ),
+    )
+    row(
+        "call() inside the span, raw schema tool",
+        *compare(lambda: native_call(native, **args), lambda: ours_call(raw_tool, **args), number),
+    )
+
+    async def acalls(tool: Any, n: int) -> None:
+        for _ in range(n):
+            await tool.acall(**args)
+
+    loop = asyncio.new_event_loop()
+    try:
+        n = 100
+        native_side, ours_side = compare(
+            lambda: loop.run_until_complete(acalls(native, n)),
+            lambda: loop.run_until_complete(acalls(function_tool, n)),
+            number // n,
+        )
+        row(
+            "acall(**kwargs), function tool",
+            (native_side[0] / n, native_side[1] / n),
+            (ours_side[0] / n, ours_side[1] / n),
+        )
+    finally:
+        loop.close()
+
+
+def make_tools(n: int, kind: str) -> list[Any]:
+    if kind == "schema":
+        return [schema_tool(f"t{i}") for i in range(n)]
+    return [st.tool(add, name=f"t{i}") for i in range(n)]
+
+
+def conversions() -> None:
+    """``to_llama_index`` alone (schemas derived on first use), then with the OpenAI form of each."""
+    for bind in (False, True):
+        for kind in ("schema", "function"):
+            for n in (10, 100, 1000):
+                runs = []
+                for _ in range(REPEAT):
+                    tools = make_tools(n, kind)  # fresh tools: nothing derived is cached yet
+                    start = time.perf_counter()
+                    for tool in tools:
+                        native = to_llama_index(tool)
+                        if bind:
+                            native.metadata.to_openai_tool()
+                    runs.append((time.perf_counter() - start) * 1e3)
+                what = "convert + to_openai_tool" if bind else "convert"
+                label = f"{what} {n:>5} {kind} tools"
+                best, median = min(runs), statistics.median(runs)
+                print(
+                    f"{label:<44} min {best:8.2f} ms   median {median:8.2f} ms"
+                    f"   ({best / n * 1e3:.1f} µs per tool)"
+                )
+
+
+def native_reference(n: int = 1000) -> None:
+    """For scale: LlamaIndex building its own tools from the same function."""
+    runs = []
+    for _ in range(3):
+        start = time.perf_counter()
+        for i in range(n):
+            FunctionTool.from_defaults(add, name=f"t{i}").metadata.to_openai_tool()
+        runs.append((time.perf_counter() - start) * 1e3)
+    label = f"native FunctionTool.from_defaults + to_openai_tool {n}"
+    print(f"{label:<44} min {min(runs):8.2f} ms   median {statistics.median(runs):8.2f} ms")
+
+
+if __name__ == "__main__":
+    print(
+        f"llama-index-core {version('llama-index-core')}; "
+        f"per call: min / median of {ROUNDS} alternating rounds; conversions: of {REPEAT} runs"
+    )
+    calls()
+    conversions()
+    native_reference()

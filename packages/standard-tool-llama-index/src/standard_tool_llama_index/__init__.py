@@ -1,0 +1,23 @@
+"""LlamaIndex adapter for standard-tool: standard tools as LlamaIndex tools, and back.
+
+Names are imported on first use, so that plugin discovery (which imports this package)
+does not import LlamaIndex.
+"""
+
+from typing import TYPE_CHECKING
+
+from standard_tool.adapters import lazy_exports
+
+if TYPE_CHECKING:
+    from ._adopt import LlamaIndexTool as LlamaIndexTool
+    from ._adopt import from_llama_index as from_llama_index
+    from ._adopt import from_llama_index_tools as from_llama_index_tools
+    from ._context import CONTEXT_KEY as CONTEXT_KEY
+    from ._export import METADATA_KEY as METADATA_KEY
+    from ._export import NAMES as NAMES
+    from ._export import StandardFunctionTool as StandardFunctionTool
+    from ._export import to_llama_index as to_llama_index
+    from ._export import to_llama_index_tools as to_llama_index_tools
+    from ._metadata import StandardToolMetadata as StandardToolMetadata
+
+__all__, __getattr__, __dir__ = lazy_exports(__name__)

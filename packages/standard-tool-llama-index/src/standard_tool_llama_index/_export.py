@@ -1,0 +1,214 @@
+"""Standard tools as LlamaIndex tools."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from llama_index.core.tools import FunctionTool
+from llama_index.core.tools.types import BaseTool, ToolOutput
+
+import standard_tool as st
+from standard_tool.adapters import METADATA_KEY, export_tools
+from standard_tool.exceptions import ConversionError, Issue, NotJsonError
+from standard_tool.names import OPENAI_NAMES, NameRule, check_name, sanitize_name
+
+from ._context import ContextGetter, context_from_workflow
+from ._metadata import MAX_DESCRIPTION, StandardToolMetadata
+
+__all__ = [
+    "CONTEXT_PARAM",
+    "METADATA_KEY",
+    "NAMES",
+    "Direct",
+    "StandardFunctionTool",
+    "to_llama_index",
+    "to_llama_index_tools",
+]
+
+NAMES: NameRule = OPENAI_NAMES
+"""The names a LlamaIndex tool gets: what the function-calling models it is sent to accept."""
+
+CONTEXT_PARAM = "_standard_tool_context"
+"""The keyword under which LlamaIndex agents pass an exported tool the workflow Context."""
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+
+
+@dataclass(frozen=True)
+class Direct:
+    """A standard context passed as it is, in place of a workflow Context."""
+
+    value: Any
+
+
+def _functions(tool: st.StandardTool) -> tuple[Any, Any]:
+    """``fn``/``async_fn`` of an exported tool: the standard tool with keyword arguments."""
+
+    def run(**kwargs: Any) -> Any:
+        return st.call(tool, kwargs)
+
+    async def arun(**kwargs: Any) -> Any:
+        return await st.acall(tool, kwargs)
+
+    return run, arun
+
+
+class StandardFunctionTool(FunctionTool):
+    """A LlamaIndex ``FunctionTool`` that runs a standard tool.
+
+    The model sees the tool's raw input JSON Schema (:class:`StandardToolMetadata`); the
+    standard tool validates every call; the output's ``raw_output`` is the result and its
+    text is JSON for anything but a string. ``call``/``acall`` raise the project's typed
+    errors, which ``call_tool``/``acall_tool`` and agents turn into
+    ``ToolOutput(is_error=True)``. An agent passes the workflow Context, from which the
+    standard context is taken.
+    """
+
+    def __init__(
+        self, tool: st.StandardTool, *, name: str, context: ContextGetter | None = None
+    ) -> None:
+        meta = getattr(tool, "meta", None) or {}
+        metadata = StandardToolMetadata(
+            tool,
+            name=name,
+            description=tool.description,
+            return_direct=meta.get("return_direct") is True,
+        )
+        fn, async_fn = _functions(tool)
+        super().__init__(fn=fn, async_fn=async_fn, metadata=metadata)
+        self.requires_context = True
+        self.ctx_param_name = CONTEXT_PARAM
+        self._standard = tool
+        self._get_context = context
+
+    @property
+    def standard_tool(self) -> st.StandardTool:
+        """The standard tool this LlamaIndex tool runs."""
+        return self._standard
+
+    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The input: keyword arguments, or one positional value for a one-property schema
+        (as ``call_tool`` passes it)."""
+        arguments = {**self.partial_params, **kwargs} if self.partial_params else kwargs
+        if not args:
+            return arguments
+        properties = list(self.metadata.get_parameters_dict()["properties"])
+        if len(args) == 1 and len(properties) == 1 and properties[0] not in arguments:
+            return {properties[0]: args[0], **arguments}
+        issue = Issue(f"takes keyword arguments, not {len(args)} positional")
+        raise st.ToolValidationError(self.metadata.get_name(), "input", [issue])
+
+    def _context(self, workflow_ctx: Any) -> Any:
+        if isinstance(workflow_ctx, Direct):
+            return workflow_ctx.value
+        if workflow_ctx is None and self._get_context is None:
+            return None
+        try:
+            value = (self._get_context or context_from_workflow)(workflow_ctx)
+            return st.run_sync(value) if inspect.isawaitable(value) else value
+        except Exception as exc:
+            raise _context_failed(self._standard, exc) from exc
+
+    async def _acontext(self, workflow_ctx: Any) -> Any:
+        if isinstance(workflow_ctx, Direct):
+            return workflow_ctx.value
+        if workflow_ctx is None and self._get_context is None:
+            return None
+        try:
+            value = (self._get_context or context_from_workflow)(workflow_ctx)
+            return await value if inspect.isawaitable(value) else value
+        except Exception as exc:
+            raise _context_failed(self._standard, exc) from exc
+
+    def _output(self, arguments: dict[str, Any], result: Any) -> ToolOutput:
+        return ToolOutput(
+            content=_text(self._standard, result),
+            tool_name=self.metadata.get_name(),
+            raw_input={"args": (), "kwargs": arguments},
+            raw_output=result,
+        )
+
+    def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        workflow_ctx = kwargs.pop(CONTEXT_PARAM, None)
+        arguments = self._arguments(args, kwargs)
+        result = st.call(self._standard, arguments, self._context(workflow_ctx))
+        return self._output(arguments, result)
+
+    async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        workflow_ctx = kwargs.pop(CONTEXT_PARAM, None)
+        arguments = self._arguments(args, kwargs)
+        context = await self._acontext(workflow_ctx)
+        result = await st.acall(self._standard, arguments, context)
+        return self._output(arguments, result)
+
+    def __repr__(self) -> str:
+        return f"StandardFunctionTool({self.metadata.name!r})"
+
+
+def _context_failed(tool: st.StandardTool, exc: Exception) -> st.ToolExecutionError:
+    """A context getter that raised: its message may hold context values, so only its type."""
+    return st.ToolExecutionError(
+        tool.name, f"the per-call context could not be built ({type(exc).__name__})"
+    )
+
+
+def _text(tool: st.StandardTool, result: Any) -> str:
+    """What the model reads: a string as it is, anything else as JSON text.
+
+    The standard call has checked that the result serializes; should it still not, that is
+    an invalid output, not a crash.
+    """
+    if isinstance(result, str):
+        return result
+    if type(result) is int:
+        return str(result)
+    try:
+        return _JSON.encode(result)
+    except (TypeError, ValueError):
+        pass
+    try:
+        return _JSON.encode(st.jsonable(result))
+    except NotJsonError as exc:
+        raise st.ToolValidationError(tool.name, "output", exc.issues) from None
+
+
+def _check_description(name: str, description: Any) -> str:
+    if not isinstance(description, str):
+        raise ConversionError(f"tool {name!r}: the description must be a string")
+    if len(description) > MAX_DESCRIPTION:
+        raise ConversionError(
+            f"tool {name!r}: the description has {len(description):,} characters; LlamaIndex "
+            f"sends at most {MAX_DESCRIPTION:,} to a model (ToolMetadata.to_openai_tool raises "
+            "past that): shorten it"
+        )
+    return description
+
+
+def to_llama_index(
+    tool: Any, *, name: str | None = None, context: ContextGetter | None = None
+) -> BaseTool:
+    """A LlamaIndex ``FunctionTool`` running ``tool`` (anything :func:`standard_tool.adopt` takes).
+
+    Its name is ``name`` (checked against :data:`NAMES`), or the tool's name made valid
+    for :data:`NAMES` (the original is kept in ``metadata.standard_tool`` and restored by
+    ``from_llama_index``). A description longer than LlamaIndex sends to a model raises
+    ``ConversionError`` here. ``context`` builds the standard context from the workflow
+    ``Context`` of each call (``None`` outside an agent run), by default the value stored
+    under ``CONTEXT_KEY``.
+    """
+    standard = st.adopt(tool)
+    name = check_name(name, NAMES) if name is not None else sanitize_name(standard.name, NAMES)
+    _check_description(standard.name, standard.description)
+    return StandardFunctionTool(standard, name=name, context=context)
+
+
+def to_llama_index_tools(
+    tools: Iterable[Any] | Any, *, context: ContextGetter | None = None
+) -> list[BaseTool]:
+    """LlamaIndex tools for one tool or several; two names that collide raise ``ToolNameError``."""
+    return export_tools(
+        tools, lambda tool, name: to_llama_index(tool, name=name, context=context), NAMES
+    )
