@@ -230,7 +230,7 @@ def test_calls_after_the_session_closed_fail_clearly() -> None:
         return adopted
 
     after_loop = asyncio.run(open_and_close())
-    with pytest.raises(ToolExecutionError, match="event loop has stopped"):
+    with pytest.raises(ToolExecutionError, match="session is closed"):
         call(after_loop, {})
 
 
