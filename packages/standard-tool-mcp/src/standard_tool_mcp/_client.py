@@ -254,8 +254,8 @@ class _Progress:
     async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
         if not _finite(progress) or progress < self.last:
             return  # not a number, or going backwards: dropped
-        self.last = progress
-        total = total if _finite(total) else None
+        self.last = progress = float(progress)
+        total = float(total) if total is not None and _finite(total) else None
         message = message if isinstance(message, str) else None
         if self.reporter is not None:
             if self.loop is None or self.loop.is_closed():
