@@ -242,7 +242,7 @@ async def memory_session(
     """A client session connected in memory to an in-process server.
 
     ``callbacks`` are ``ClientSession`` keyword arguments (``sampling_callback``,
-    ``elicitation_callback``, ``logging_callback``, ``message_handler``) and ``log_level``.
+    ``elicitation_callback``, ``logging_callback``, ``client_info``) and ``log_level``.
     """
     options = _client_options(callbacks)
     if MAJOR >= 2:

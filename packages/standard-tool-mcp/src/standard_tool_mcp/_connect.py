@@ -16,6 +16,7 @@ import math
 import shlex
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from importlib.metadata import version
 from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
@@ -58,6 +59,7 @@ _PYTHON_LEVELS = {
     "emergency": logging.CRITICAL,
 }
 _DETAIL_CHARS = 500
+_VERSION = version("standard-tool-mcp")
 
 
 class Connection:
@@ -216,7 +218,10 @@ class Connection:
         self._end_soon(asyncio.sleep(0.05))
 
     def _callbacks(self) -> dict[str, Any]:
+        import mcp.types as types
+
         return {
+            "client_info": types.Implementation(name="standard-tool-mcp", version=_VERSION),
             "elicitation_callback": self.elicitation,
             "sampling_callback": self.sampling,
             "logging_callback": self.logging or self._log,
