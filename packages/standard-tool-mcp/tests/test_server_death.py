@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import subprocess
 import time
 from typing import Any
@@ -81,3 +82,21 @@ async def test_leaving_closes_and_later_calls_say_so(http_url: str) -> None:
         assert await acall(_by_name(tools)["add"], {"a": 1}) == 2
     with pytest.raises(ToolExecutionError, match="the MCP session is closed"):
         await acall(_by_name(tools)["add"], {"a": 1})
+
+
+def test_a_loop_that_ends_with_the_session_open_stops_the_server(
+    stdio_command: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    connection = connect(stdio_command, timeout=20)
+
+    async def leave_open() -> int:
+        await connection.__aenter__()
+        assert connection.process is not None
+        return connection.process.process.pid
+
+    pid = asyncio.run(leave_open())  # asyncio.run cancels the session's task
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert "is gone" not in caplog.text
+    with pytest.raises(ToolExecutionError, match="the MCP session is closed"):
+        call({t.name: t for t in connection.tools}["add"], {"a": 1})

@@ -59,6 +59,7 @@ _PYTHON_LEVELS = {
     "emergency": logging.CRITICAL,
 }
 _DETAIL_CHARS = 500
+_LOG_CHARS = 4000
 _VERSION = version("standard-tool-mcp")
 
 
@@ -235,6 +236,8 @@ class Connection:
             return
         data = getattr(params, "data", None)
         text = data if isinstance(data, str) else json.dumps(data, default=str)
+        if len(text) > _LOG_CHARS:
+            text = text[:_LOG_CHARS] + "..."
         source = getattr(params, "logger", None)
         where = f"{self.name} ({source})" if isinstance(source, str) and source else self.name
         _logger.log(level, "%s: %s", where, text)
@@ -272,13 +275,21 @@ class Connection:
                     scope.deadline = anyio.current_time() + self.timeout
                 async with self._open(kind, target) as tools:
                     scope.deadline = math.inf
-                    ready.set_result(tools)
+                    if not _resolve(ready, tools):
+                        return  # nobody waits for the session any more: close it
                     await self._stop.wait()
+        except asyncio.CancelledError:
+            if self._state.ended is None:  # the loop ends (asyncio.run returning, say)
+                self._state.ended = CLOSED
+            raise
         except Exception as exc:
             failure = exc
         finally:
-            if not ready.done():
-                ready.set_exception(self._failure(failure, timed_out=scope.cancel_called))
+            if ready.cancelled():
+                pass
+            elif not ready.done():
+                error = self._failure(failure, stdio=kind == "stdio", timed_out=scope.cancel_called)
+                ready.set_exception(error)
             elif self._state.ended is None or self._state.ended == GONE:
                 self._state.ended = GONE
                 cause = self._cause(failure or self._lost)
@@ -303,10 +314,10 @@ class Connection:
 
         self._ending = asyncio.get_running_loop().create_task(end())
 
-    def _failure(self, exc: Exception | None, *, timed_out: bool) -> ServerError:
+    def _failure(self, exc: Exception | None, *, stdio: bool, timed_out: bool) -> ServerError:
         """The error for a session that could not open (``exc`` is its cause)."""
         leaf = _leaf(exc)
-        if isinstance(leaf, OSError) and self.process is None and not timed_out:
+        if stdio and isinstance(leaf, OSError) and self.process is None and not timed_out:
             error = ServerError(self.name, f"could not start the server: {leaf.strerror or leaf}")
         elif timed_out:
             cause = f"no answer within {self.timeout:g} s" if self.timeout is not None else ""
@@ -350,7 +361,7 @@ class Connection:
         try:
             return await asyncio.wrap_future(ready)
         except asyncio.CancelledError:
-            self._cancel()
+            self._abandon(ready)
             raise
         except ServerError:
             self._task = None
@@ -376,8 +387,8 @@ class Connection:
         except ServerError:
             self._held = None
             raise
-        except BaseException:
-            self._cancel()
+        except BaseException:  # KeyboardInterrupt, say
+            self._abandon(ready)
             raise
 
     def __exit__(self, *exc: object) -> None:
@@ -396,6 +407,13 @@ class Connection:
         stop, loop = self._stop, self._loop
         if stop is not None and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(stop.set)
+
+    def _abandon(self, ready: concurrent.futures.Future[list[MCPTool]]) -> None:
+        """The caller stopped waiting for the session: close it, or stop opening it."""
+        if ready.done() and not ready.cancelled():
+            self._release()
+        else:
+            self._cancel()
 
     def _cancel(self) -> None:
         """Stop opening the session (from any thread)."""
@@ -434,6 +452,15 @@ def _name(server: Any, args: Sequence[str]) -> str:
         getattr(server, "_mcp_server", None), "name", None
     )
     return f"in-process MCP server {name!r}" if name else "in-process MCP server"
+
+
+def _resolve(ready: concurrent.futures.Future[list[MCPTool]], tools: list[MCPTool]) -> bool:
+    """Hand the tools to whoever waits for them; ``False`` when nobody does any more."""
+    try:
+        ready.set_result(tools)
+    except concurrent.futures.InvalidStateError:  # cancelled by the waiter
+        return False
+    return True
 
 
 def _leaf(exc: BaseException | None) -> BaseException | None:

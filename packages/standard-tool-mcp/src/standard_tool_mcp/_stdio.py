@@ -9,6 +9,7 @@ lifecycle (close stdin, wait, terminate the process group, kill it), every wait 
 
 from __future__ import annotations
 
+import codecs
 import collections
 import logging
 import os
@@ -36,6 +37,8 @@ _FAILED_GRACE = 0.2
 _TERM_GRACE = 2.0
 """Seconds between terminating the process group and killing it."""
 _POLL = 0.01
+MAX_LINE = 64 * 1024 * 1024
+"""Characters of one JSON-RPC message from a stdio server, at most."""
 _STDERR_LINES = 20
 _LINE_CHARS = 500
 
@@ -130,6 +133,7 @@ async def stdio_transport(
 
     async def read_stdout() -> None:
         assert process.stdout is not None
+        ended = False  # by the server (not by a cancellation)
         try:
             async with incoming_writer:
                 buffer = ""
@@ -139,12 +143,17 @@ async def stdio_transport(
                     for line in lines:
                         if line.strip():
                             await incoming_writer.send(_compat.parse_message(line))
-                server.eof = True
+                    if len(buffer) > MAX_LINE:  # a message this long is not taken in
+                        await incoming_writer.send(
+                            ValueError("a message from the server is too long")
+                        )
+                        buffer = ""
+                server.eof = ended = True
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError, ValueError):
-            pass  # the session is gone or the pipe broke: the stream closes either way
+            ended = True  # the session is gone or the pipe broke: the stream closes either way
         finally:
             server.stdout_done.set()
-            if not closing and on_exit is not None:
+            if ended and not closing and on_exit is not None:
                 on_exit(server)
 
     async def write_stdin() -> None:
@@ -160,10 +169,11 @@ async def stdio_transport(
     async def read_stderr() -> None:
         assert process.stderr is not None
         buffer = b""
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         try:
             async for chunk in process.stderr:
                 sink = errlog if errlog is not None else sys.stderr
-                _forward(sink, chunk)
+                _forward(sink, decoder.decode(chunk))
                 *lines, buffer = (buffer + chunk).split(b"\n")
                 for line in lines:
                     _remember(server, line)
@@ -196,9 +206,11 @@ async def stdio_transport(
                     await stream.aclose()
 
 
-def _forward(sink: TextIO, chunk: bytes) -> None:
+def _forward(sink: TextIO, text: str) -> None:
+    if not text:
+        return
     try:
-        sink.write(chunk.decode(errors="replace"))
+        sink.write(text)
         sink.flush()
     except (OSError, ValueError):  # a closed or broken stderr of ours
         pass
