@@ -23,16 +23,24 @@ def free_port() -> int:
 @pytest.fixture
 def http_url() -> Iterator[str]:
     """The URL of the sample tools served over streamable HTTP by a subprocess."""
+    for url, _ in _http_server("streamable-http"):
+        yield url
+
+
+@pytest.fixture
+def http_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The same, with the server's process (to kill it)."""
     yield from _http_server("streamable-http")
 
 
 @pytest.fixture
 def auth_url() -> Iterator[str]:
     """The URL of a streamable-HTTP server behind bearer-token authentication."""
-    yield from _http_server("auth")
+    for url, _ in _http_server("auth"):
+        yield url
 
 
-def _http_server(mode: str) -> Iterator[str]:
+def _http_server(mode: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, str(SERVERS / "sample_server.py"), mode, str(port)],
@@ -53,7 +61,7 @@ def _http_server(mode: str) -> Iterator[str]:
                 time.sleep(0.05)
         else:
             raise RuntimeError("the HTTP server did not start")
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/mcp", process
     finally:
         process.terminate()
         try:

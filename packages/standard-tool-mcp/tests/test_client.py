@@ -112,6 +112,24 @@ async def test_structured_content_is_validated_against_the_output_schema() -> No
         assert raised.value.target == "output"
 
 
+async def test_a_result_that_breaks_the_servers_own_output_schema() -> None:
+    output = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    results = {
+        "wrong": {"content": [], "structuredContent": {"n": "secret"}},
+        "missing": {"content": [BLOCKS["text"][0]]},
+    }
+    server = _raw_server([_descriptor(name, outputSchema=output) for name in results], results)
+    fields = {}
+    async with connect(server) as tools:
+        for adopted in tools:
+            with pytest.raises(ToolValidationError) as raised:
+                await acall(adopted, {})
+            assert raised.value.tool == adopted.name and raised.value.target == "output"
+            assert "secret" not in str(raised.value)
+            fields[adopted.name] = raised.value.fields
+    assert fields == {"wrong": ("n",), "missing": ("<root>",)}
+
+
 async def test_error_results_raise_and_format_as_data() -> None:
     server = _raw_server(
         [_descriptor("fail")],
@@ -230,7 +248,7 @@ def test_calls_after_the_session_closed_fail_clearly() -> None:
         return adopted
 
     after_loop = asyncio.run(open_and_close())
-    with pytest.raises(ToolExecutionError, match="event loop has stopped"):
+    with pytest.raises(ToolExecutionError, match="session is closed"):
         call(after_loop, {})
 
 

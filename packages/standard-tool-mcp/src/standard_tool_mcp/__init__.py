@@ -12,9 +12,13 @@ if TYPE_CHECKING:
     from ._client import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
     from ._client import MalformedToolWarning as MalformedToolWarning
     from ._client import MCPTool as MCPTool
+    from ._client import ProgressCallback as ProgressCallback
     from ._client import from_mcp_tool as from_mcp_tool
     from ._client import load_mcp_tools as load_mcp_tools
     from ._connect import Connection as Connection
+    from ._connect import ElicitationCallback as ElicitationCallback
+    from ._connect import LoggingCallback as LoggingCallback
+    from ._connect import SamplingCallback as SamplingCallback
     from ._connect import connect as connect
     from ._content import Audio as Audio
     from ._content import Image as Image

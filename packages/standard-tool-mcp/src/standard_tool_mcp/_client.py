@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from standard_tool import JsonSchema, background_loop, blocked_loop
+from standard_tool import JsonSchema, Reporter, background_loop, blocked_loop, current_reporter
 from standard_tool.adapters import WrapperTool
 from standard_tool.exceptions import (
+    Issue,
     ServerError,
     StandardToolError,
     ToolExecutionError,
+    ToolValidationError,
     UsageError,
 )
 
@@ -21,11 +25,35 @@ from . import _compat
 from ._content import from_content
 from ._descriptors import fields_of
 
-__all__ = ["DEFAULT_TIMEOUT", "MCPTool", "MalformedToolWarning", "from_mcp_tool", "load_mcp_tools"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MCPTool",
+    "MalformedToolWarning",
+    "ProgressCallback",
+    "from_mcp_tool",
+    "load_mcp_tools",
+]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds a ``tools/call`` or ``tools/list`` may take before it fails."""
 _MAX_PAGES = 1000
+_logger = logging.getLogger("standard_tool_mcp")
+
+ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None]]
+"""``async (progress, total, message) -> None``: the SDK's ``ProgressFnT``."""
+
+GONE = "the MCP server is gone (the connection closed)"
+CLOSED = "the MCP session is closed"
+
+
+class SessionState:
+    """How a connection's session stands, shared by the tools adopted through it."""
+
+    __slots__ = ("ended",)
+
+    def __init__(self) -> None:
+        self.ended: str | None = None
+        """Why the session no longer works (:data:`CLOSED` or :data:`GONE`), once it does not."""
 
 
 class MalformedToolWarning(UserWarning):
@@ -58,6 +86,7 @@ class MCPTool(WrapperTool):
         *,
         timeout: float | None = DEFAULT_TIMEOUT,
         loop: asyncio.AbstractEventLoop | None = None,
+        progress: ProgressCallback | None = None,
     ) -> None:
         self.remote = fields = fields_of(descriptor)
         super().__init__(
@@ -73,34 +102,66 @@ class MCPTool(WrapperTool):
         )
         self.session = session
         self.timeout = timeout
+        self.progress = progress
+        """Also receives the progress notifications of every call (besides the caller's
+        :func:`standard_tool.current_reporter`)."""
         self._loop = _home(loop)
+        self._state: SessionState | None = None
 
     def __repr__(self) -> str:
         return f"MCPTool(name={self.name!r})"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MCPTool:
         """The same session: a copy calls the same server."""
-        return MCPTool(self.wrapped, self.session, timeout=self.timeout, loop=self._loop)
+        copy = MCPTool(
+            self.wrapped,
+            self.session,
+            timeout=self.timeout,
+            loop=self._loop,
+            progress=self.progress,
+        )
+        copy._state = self._state
+        return copy
 
     async def arun(self, input: Any, context: Any) -> Any:
-        """Call the tool on its session (from any event loop) and return its result."""
+        """Call the tool on its session (from any event loop) and return its result.
+
+        The server's progress notifications for the call go to the caller's
+        :func:`standard_tool.current_reporter` (on the caller's loop) and to :attr:`progress`.
+        """
+        if self._state is not None and self._state.ended:
+            raise ToolExecutionError(self.name, self._state.ended)
         meta = context.get("meta") if isinstance(context, Mapping) else None
-        request = self._request(input, meta if isinstance(meta, Mapping) else None)
-        if asyncio.get_running_loop() is self._loop:
+        here = asyncio.get_running_loop()
+        progress = _Progress.make(
+            self.name, current_reporter(), None if here is self._loop else here, self.progress
+        )
+        request = self._request(input, meta if isinstance(meta, Mapping) else None, progress)
+        if here is self._loop:
             result = await request
         else:
             result = await self._hop(request)
         return self._result(result)
 
-    async def _request(self, arguments: Any, meta: Mapping[str, Any] | None) -> Any:
+    async def _request(
+        self, arguments: Any, meta: Mapping[str, Any] | None, progress: ProgressCallback | None
+    ) -> Any:
         try:
+            _compat.skip_output_check(self.session, self.remote.name)
             return await _compat.call_tool(
-                self.session, self.remote.name, arguments, self.timeout, meta
+                self.session, self.remote.name, arguments, self.timeout, meta, progress
             )
         except StandardToolError:
             raise
-        except Exception as exc:  # transport, protocol and SDK validation failures
-            raise ToolExecutionError(self.name, _describe(exc, self.timeout)) from exc
+        except Exception as exc:  # transport, protocol and SDK failures
+            raise ToolExecutionError(self.name, self._describe(exc)) from exc
+
+    def _describe(self, exc: Exception) -> str:
+        if _closed(exc):
+            if self._state is None:
+                return CLOSED
+            return self._state.ended or GONE
+        return _describe(exc, self.timeout)
 
     async def _hop(self, request: Any) -> Any:
         """Run ``request`` on the session's loop, from any other loop."""
@@ -125,7 +186,9 @@ class MCPTool(WrapperTool):
             raise ToolExecutionError(self.name, text.removeprefix(f"Tool {self.name!r} failed: "))
         if self.output_schema is not None:
             if structured is None:
-                raise ToolExecutionError(self.name, "the server returned no structured content")
+                raise ToolValidationError(
+                    self.name, "output", [Issue("the server returned no structured content")]
+                )
             if self.remote.wrapped and isinstance(structured, dict):
                 return structured.get("result")
             return structured
@@ -142,13 +205,81 @@ def _values(content: Any) -> list[Any]:
 _CLOSED = ("ClosedResourceError", "BrokenResourceError", "EndOfStream")
 
 
+def _closed(exc: BaseException) -> bool:
+    """Whether ``exc`` says the session's connection has closed."""
+    text = str(exc)
+    return (
+        type(exc).__name__ in _CLOSED
+        or text == "Connection closed"
+        or "within an async context manager" in text
+    )
+
+
 def _describe(exc: Exception, timeout: float | None) -> str:
     text = str(exc) or type(exc).__name__
-    if type(exc).__name__ in _CLOSED or "within an async context manager" in text:
-        return "the MCP session is closed"
     if "timed out" in text.lower() or isinstance(exc, TimeoutError):
         return f"no answer from the MCP server within {timeout} s ({text})"
     return f"{type(exc).__name__}: {text}"
+
+
+class _Progress:
+    """The progress callback of one call: to the caller's reporter and the tool's callback."""
+
+    def __init__(
+        self,
+        tool: str,
+        reporter: Reporter | None,
+        loop: asyncio.AbstractEventLoop | None,
+        callback: ProgressCallback | None,
+    ) -> None:
+        self.tool = tool
+        self.reporter = reporter
+        self.loop = loop
+        self.callback = callback
+        self.last = -math.inf
+
+    @classmethod
+    def make(
+        cls,
+        tool: str,
+        reporter: Reporter | None,
+        loop: asyncio.AbstractEventLoop | None,
+        callback: ProgressCallback | None,
+    ) -> ProgressCallback | None:
+        """The callback, or ``None`` (no progress asked of the server) when nobody listens."""
+        if reporter is None and callback is None:
+            return None
+        return cls(tool, reporter, loop, callback).__call__
+
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
+        if not _finite(progress) or progress < self.last:
+            return  # not a number, or going backwards: dropped
+        self.last = progress = float(progress)
+        total = float(total) if total is not None and _finite(total) else None
+        message = message if isinstance(message, str) else None
+        if self.reporter is not None:
+            if self.loop is None or self.loop.is_closed():
+                self._report(progress, total, message)
+            else:
+                self.loop.call_soon_threadsafe(self._report, progress, total, message)
+        if self.callback is not None:
+            try:
+                await self.callback(progress, total, message)
+            except Exception:
+                _logger.warning(
+                    "a progress callback of MCP tool %r failed", self.tool, exc_info=True
+                )
+
+    def _report(self, progress: float, total: float | None, message: str | None) -> None:
+        assert self.reporter is not None
+        try:
+            self.reporter.progress(progress, total, message)
+        except Exception:
+            _logger.warning("a progress reporter failed; the report was dropped", exc_info=True)
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _home(loop: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEventLoop:
@@ -167,25 +298,33 @@ def from_mcp_tool(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     loop: asyncio.AbstractEventLoop | None = None,
+    progress: ProgressCallback | None = None,
 ) -> MCPTool:
     """A standard tool that calls ``descriptor``'s tool through ``session``.
 
     ``loop`` is the event loop the session lives on: by default the running loop, or the
-    shared background loop of :func:`standard_tool.call` when there is none.
+    shared background loop of :func:`standard_tool.call` when there is none. ``progress``
+    also receives the progress notifications of every call.
     """
-    return MCPTool(descriptor, session, timeout=timeout, loop=loop)
+    return MCPTool(descriptor, session, timeout=timeout, loop=loop, progress=progress)
 
 
 async def load_mcp_tools(
-    session: Session, *, timeout: float | None = DEFAULT_TIMEOUT
+    session: Session,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    progress: ProgressCallback | None = None,
 ) -> list[MCPTool]:
-    """Every tool the session's server lists, adopted; a malformed one is skipped with a warning."""
+    """Every tool the session's server lists, adopted; a malformed one is skipped with a warning.
+
+    ``timeout`` and ``progress`` are given to each tool (see :func:`from_mcp_tool`).
+    """
     tools: list[MCPTool] = []
     cursor: str | None = None
     for _ in range(_MAX_PAGES):
         descriptors, cursor = await _page(session, cursor, timeout)
         for descriptor in descriptors:
-            tool = _adopt_one(descriptor, session, timeout)
+            tool = _adopt_one(descriptor, session, timeout, progress)
             if tool is not None:
                 tools.append(tool)
         if not cursor:
@@ -208,7 +347,9 @@ async def _page(
         ) from exc
 
 
-def _adopt_one(descriptor: Any, session: Session, timeout: float | None) -> MCPTool | None:
+def _adopt_one(
+    descriptor: Any, session: Session, timeout: float | None, progress: ProgressCallback | None
+) -> MCPTool | None:
     import mcp.types as types
 
     name = (
@@ -220,7 +361,7 @@ def _adopt_one(descriptor: Any, session: Session, timeout: float | None) -> MCPT
         if isinstance(descriptor, dict):
             descriptor = types.Tool.model_validate(descriptor)
             _compat.remember_output_schema(session, descriptor)
-        tool = MCPTool(descriptor, session, timeout=timeout)
+        tool = MCPTool(descriptor, session, timeout=timeout, progress=progress)
         tool.input_schema.check()
         if tool.output_schema is not None:
             tool.output_schema.check()

@@ -4,8 +4,10 @@ No other module tests the SDK's major version or spells a field the two majors n
 differently. This is also the only module that reaches past the SDK's public API, each time
 for something the public API cannot do: the lenient ``tools/list`` of a server that lists a
 malformed tool (:func:`list_tools_raw`, :func:`remember_output_schema`), the HTTP client
-that carries custom headers (:func:`http_client_transport`), and the connection behind a 2.x
-per-request session, where a client's log level is kept (:func:`connection_of`).
+that carries custom headers (:func:`http_client_transport`), the connection behind a 2.x
+per-request session, where a client's log level is kept (:func:`connection_of`), and turning off
+the session's own output check for tools that check their output themselves
+(:func:`skip_output_check`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "call_tool",
     "connection_of",
     "dump",
+    "dump_message",
     "error",
     "http_client_transport",
     "list_tools_page",
@@ -33,12 +36,14 @@ __all__ = [
     "make_server",
     "memory_session",
     "open_session",
+    "parse_message",
     "remember_output_schema",
     "request_context",
     "result_parts",
     "run_stdio",
     "send_log",
     "send_progress",
+    "skip_output_check",
     "tool_result",
 ]
 
@@ -188,12 +193,53 @@ async def call_tool(
     arguments: dict[str, Any],
     timeout: float | None,
     meta: Mapping[str, Any] | None,
+    progress: Callable[[float, float | None, str | None], Awaitable[None]] | None = None,
 ) -> types.CallToolResult:
-    """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``."""
+    """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``.
+
+    ``progress`` receives the call's progress notifications.
+    """
     result: types.CallToolResult = await session.call_tool(
-        name, arguments, _timeout(timeout), meta=dict(meta) if meta else None
+        name,
+        arguments,
+        _timeout(timeout),
+        progress_callback=progress,
+        meta=dict(meta) if meta else None,
     )
     return result
+
+
+def skip_output_check(session: Any, name: str) -> None:
+    """Stop the SDK session checking ``name``'s structured content against its output schema.
+
+    Both majors check it inside ``call_tool`` and raise a bare ``RuntimeError``; an adopted
+    tool checks it itself, and reports the failing fields. (A ``None`` schema also spares
+    the SDK the ``tools/list`` it sends before calling a tool it has not listed.)
+    """
+    schemas = getattr(getattr(session, "session", session), "_tool_output_schemas", None)
+    if isinstance(schemas, dict):
+        schemas[name] = None
+
+
+def parse_message(line: str) -> Any:
+    """A JSON-RPC message read from a stdio server, as the session expects it (or the error)."""
+    from mcp.shared.message import SessionMessage
+
+    try:
+        if MAJOR >= 2:
+            message = _types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        else:
+            message = _types.JSONRPCMessage.model_validate_json(line)
+    except ValueError as exc:
+        return exc
+    return SessionMessage(message)
+
+
+def dump_message(message: Any) -> str:
+    """A JSON-RPC message in its wire form, one line."""
+    if MAJOR >= 2:
+        return message.model_dump_json(by_alias=True, exclude_unset=True)  # type: ignore[no-any-return]
+    return message.model_dump_json(by_alias=True, exclude_none=True)  # type: ignore[no-any-return]
 
 
 async def list_tools_page(session: Any, cursor: str | None) -> tuple[list[types.Tool], str | None]:
@@ -259,41 +305,64 @@ def dump(model: Any) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def memory_session(server: Any, timeout: float | None = None) -> AsyncIterator[Any]:
-    """A client session connected in memory to an in-process server."""
+async def memory_session(
+    server: Any, timeout: float | None = None, callbacks: Mapping[str, Any] | None = None
+) -> AsyncIterator[Any]:
+    """A client session connected in memory to an in-process server.
+
+    ``callbacks`` are ``ClientSession`` keyword arguments (``sampling_callback``,
+    ``elicitation_callback``, ``logging_callback``, ``client_info``) and ``log_level``.
+    """
+    options = _client_options(callbacks)
     if MAJOR >= 2:
         from mcp import Client
 
-        async with Client(server, read_timeout_seconds=timeout) as client:
+        async with Client(server, read_timeout_seconds=timeout, **options) as client:
             yield client
         return
     memory: Any = import_module("mcp.shared.memory")
     server = getattr(server, "_mcp_server", server)  # FastMCP -> its low-level server
-    connected = memory.create_connected_server_and_client_session(server, _timeout(timeout))
+    connected = memory.create_connected_server_and_client_session(
+        server, _timeout(timeout), **options
+    )
     async with connected as session:
         yield session
 
 
 @asynccontextmanager
 async def open_session(
-    transport: AbstractAsyncContextManager[Any], timeout: float | None
+    transport: AbstractAsyncContextManager[Any],
+    timeout: float | None,
+    callbacks: Mapping[str, Any] | None = None,
 ) -> AsyncIterator[Any]:
-    """An initialized session over a client transport (stdio or streamable HTTP)."""
+    """An initialized session over a client transport (stdio or streamable HTTP).
+
+    ``callbacks`` as for :func:`memory_session`.
+    """
+    options = _client_options(callbacks)
     if MAJOR >= 2:
         from mcp import Client
 
         async with transport as streams:
-            async with Client(_Streams(streams), read_timeout_seconds=timeout) as client:
+            async with Client(_Streams(streams), read_timeout_seconds=timeout, **options) as client:
                 yield client
         return
     from mcp import ClientSession
 
     async with transport as streams:
         async with ClientSession(
-            streams[0], streams[1], read_timeout_seconds=_timeout(timeout)
+            streams[0], streams[1], read_timeout_seconds=_timeout(timeout), **options
         ) as session:
             await session.initialize()
             yield session
+
+
+def _client_options(callbacks: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Session keyword arguments; ``log_level`` (the 2026-07-28 log opt-in) is 2.x only."""
+    options = {key: value for key, value in (callbacks or {}).items() if value is not None}
+    if MAJOR < 2:
+        options.pop("log_level", None)
+    return options
 
 
 class _Streams:
@@ -309,12 +378,41 @@ class _Streams:
         return None
 
 
-def http_client_transport(url: str, headers: Mapping[str, str] | None) -> Any:
-    """The streamable-HTTP client transport."""
-    from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
+def http_client_transport(
+    url: str,
+    headers: Mapping[str, str] | None,
+    on_unreachable: Callable[[BaseException], None] | None = None,
+) -> Any:
+    """The streamable-HTTP client transport.
 
-    client = create_mcp_http_client(headers=dict(headers or {}))
+    ``on_unreachable`` is called with the error of every request that finds no server at
+    ``url`` (the connection is refused or the host unknown), whichever request sends it.
+    """
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared import _httpx_utils as utils
+
+    http: Any = import_module("httpx2" if MAJOR >= 2 else "httpx")  # the SDK's HTTP client
+
+    class Watched(http.AsyncBaseTransport):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.inner = http.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: Any) -> Any:
+            try:
+                return await self.inner.handle_async_request(request)
+            except http.ConnectError as exc:
+                if on_unreachable is not None:
+                    on_unreachable(exc)
+                raise
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    client = http.AsyncClient(
+        headers=dict(headers or {}),
+        timeout=http.Timeout(utils.MCP_DEFAULT_TIMEOUT, read=utils.MCP_DEFAULT_SSE_READ_TIMEOUT),
+        transport=Watched(),
+    )
     return _closing(streamable_http_client(url, http_client=client), client)
 
 
