@@ -179,3 +179,9 @@ async def run_agent(
 def agent() -> Callable[..., Any]:
     """``await agent(tools, replies, store=None, kind=FunctionAgent)``: see :func:`run_agent`."""
     return run_agent
+
+
+@pytest.fixture
+def scripted_llm() -> type[ScriptedLLM]:
+    """The scripted function-calling LLM class (``ScriptedLLM(replies=[...])``)."""
+    return ScriptedLLM

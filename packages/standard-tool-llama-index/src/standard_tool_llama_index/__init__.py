@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from ._adopt import from_llama_index as from_llama_index
     from ._adopt import from_llama_index_tools as from_llama_index_tools
     from ._context import CONTEXT_KEY as CONTEXT_KEY
+    from ._events import ToolLogEvent as ToolLogEvent
+    from ._events import ToolProgressEvent as ToolProgressEvent
     from ._export import METADATA_KEY as METADATA_KEY
     from ._export import NAMES as NAMES
     from ._export import StandardFunctionTool as StandardFunctionTool

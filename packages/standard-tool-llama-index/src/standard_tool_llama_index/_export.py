@@ -141,11 +141,24 @@ class StandardFunctionTool(FunctionTool):
         workflow_ctx = kwargs.pop(CONTEXT_PARAM, None)
         arguments = self._arguments(args, kwargs)
         context = await self._acontext(workflow_ctx)
-        result = await st.acall(self._standard, arguments, context)
+        with st.reporting(_reporter(workflow_ctx, self.metadata.get_name())):
+            result = await st.acall(self._standard, arguments, context)
         return self._output(arguments, result)
 
     def __repr__(self) -> str:
         return f"StandardFunctionTool({self.metadata.name!r})"
+
+
+def _reporter(workflow_ctx: Any, name: str) -> st.Reporter | None:
+    """Events on the stream of the workflow run calling the tool, else the reporter already
+    installed around the call."""
+    if workflow_ctx is None or isinstance(workflow_ctx, Direct):
+        return st.current_reporter()
+    if not callable(getattr(workflow_ctx, "write_event_to_stream", None)):
+        return st.current_reporter()
+    from ._events import WorkflowEvents
+
+    return WorkflowEvents(workflow_ctx, name)
 
 
 def _context_failed(tool: st.StandardTool, exc: Exception) -> st.ToolExecutionError:
