@@ -140,24 +140,20 @@ def call(
     a declared timeout of a tool other than :class:`Tool`, which may enforce it itself, is
     given half a second more.
     """
-    seconds = timeout
-    if seconds is None:
-        try:
-            seconds = tool.timeout  # type: ignore[attr-defined]
-        except AttributeError:
-            pass
-    if seconds is not None:
-        seconds = _limit(tool, timeout)
     try:
         execute = tool.execute
     except AttributeError:
         raise _not_a_tool(tool, "call") from None
+    seconds = timeout if timeout is not None else getattr(tool, "timeout", None)
+    if seconds is not None:
+        seconds = _limit(tool, timeout)
     try:
         if seconds is None:
             result = execute(input, context)
-            if type(result) in SCALARS:
+            kind = type(result)
+            if kind in SCALARS:
                 return result
-            if inspect.isawaitable(result):
+            if kind is not dict and kind is not list and inspect.isawaitable(result):
                 result = wait(result, None)
         elif inspect.iscoroutinefunction(execute):
             result = wait(execute(input, context), seconds)
