@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from standard_tool import acall, call, input_json_schema, tool, with_formatted_output
+from standard_tool.testing import within
 
 
 @tool(title="Divide", meta={"read_only": True})
@@ -118,7 +119,7 @@ async def ahostile(kind: str) -> Any:
         ("nan", "Invalid output for tool 'hostile'"),
     ],
 )
-def test_hostile_sync_tool_gives_error_data(within: Any, kind: str, expected: str) -> None:
+def test_hostile_sync_tool_gives_error_data(kind: str, expected: str) -> None:
     wrapped = with_formatted_output(hostile)
     result = within(10, call, wrapped, {"kind": kind})
     assert set(result) == {"error"} and result["error"].startswith(expected)
@@ -136,14 +137,14 @@ def test_hostile_sync_tool_gives_error_data(within: Any, kind: str, expected: st
         ("bytes", "Invalid output for tool 'ahostile'"),
     ],
 )
-def test_hostile_async_tool_gives_error_data(within: Any, kind: str, expected: str) -> None:
+def test_hostile_async_tool_gives_error_data(kind: str, expected: str) -> None:
     wrapped = with_formatted_output(ahostile)
     assert within(10, call, wrapped, {"kind": kind})["error"].startswith(expected)
     assert within(10, asyncio.run, acall(wrapped, {"kind": kind}))["error"].startswith(expected)
     assert within(10, call, adivide, {"a": 1, "b": 2}) == 0.5  # the shared loop still works
 
 
-def test_a_timeout_gives_error_data(within: Any) -> None:
+def test_a_timeout_gives_error_data() -> None:
     @tool(timeout=0.2)
     async def slow() -> str:
         await asyncio.sleep(5)

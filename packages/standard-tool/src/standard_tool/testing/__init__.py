@@ -5,6 +5,7 @@
 - :class:`AdapterContract`: both, and the round trips between them.
 - :class:`PackageContract`: the adapter package's public names and cheap discovery.
 - :func:`clean_registry`: a pytest fixture with a fresh plugin registry for one test.
+- :func:`within`: runs a call in a thread and fails the test if it hangs (for time limits).
 
 Subclass in a test module, set the class attributes, and implement the few methods that
 reach the framework's own runtime::
@@ -37,6 +38,7 @@ from ._contract import (
 )
 from ._package import PackageContract
 from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, sample_tools
+from ._threads import within
 
 __all__ = [
     "INVALID_CALLS",
@@ -50,6 +52,7 @@ __all__ = [
     "clean_registry",
     "outcome_from_json_text",
     "sample_tools",
+    "within",
 ]
 
 
