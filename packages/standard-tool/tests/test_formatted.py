@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
 
-from standard_tool import acall, call, input_json_schema, tool, with_formatted_output
+from standard_tool import Tool, acall, call, input_json_schema, tool, with_formatted_output
+from standard_tool.adapters import WrapperTool
+from standard_tool.exceptions import ToolTimeoutError
 from standard_tool.testing import within
 
 
@@ -154,3 +157,35 @@ def test_a_timeout_gives_error_data() -> None:
     assert within(10, call, wrapped, {}) == {
         "error": "Tool 'slow' failed: no result within 0.2 s (timed out)"
     }
+
+
+@tool
+async def asleep(seconds: float) -> str:
+    """Sleep, asynchronously."""
+    await asyncio.sleep(seconds)
+    return "woke"
+
+
+@tool
+def sleep(seconds: float) -> str:
+    """Sleep."""
+    time.sleep(seconds)
+    return "woke"
+
+
+@pytest.mark.parametrize("subject", [asleep, sleep], ids=["async", "sync"])
+def test_a_timeout_given_to_the_call_gives_error_data(subject: Tool) -> None:
+    expected = {"error": f"Tool {subject.name!r} failed: no result within 0.2 s (timed out)"}
+    wrapped = with_formatted_output(subject)
+    started = time.monotonic()
+    assert within(10, lambda: call(wrapped, {"seconds": 5}, timeout=0.2)) == expected
+    assert within(10, asyncio.run, acall(wrapped, {"seconds": 5}, timeout=0.2)) == expected
+    assert time.monotonic() - started < 4  # neither call waited for the tool
+    assert call(wrapped, {"seconds": 0}, timeout=5) == "woke"  # in time: the result
+
+
+def test_a_plain_wrapper_still_raises_the_timeout() -> None:
+    wrapped = WrapperTool(asleep)
+    with pytest.raises(ToolTimeoutError, match="'asleep' failed: no result within 0.2 s") as raised:
+        within(10, lambda: call(wrapped, {"seconds": 5}, timeout=0.2))
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__

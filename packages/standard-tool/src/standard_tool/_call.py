@@ -80,6 +80,20 @@ def _timed_out(tool: Any, timeout: Any) -> ToolTimeoutError:
     return ToolTimeoutError(_name(tool), limit or 0.0)
 
 
+def _expired(tool: Any, timeout: Any) -> Any:
+    """A call past its time limit: :class:`ToolTimeoutError`, or, for a wrapper, what its
+    ``handle`` makes of it (a :class:`FormattedTool` returns it as a value)."""
+    from ._wrapper import WrapperTool  # it imports this module
+
+    error = _timed_out(tool, timeout)
+    error.__suppress_context__ = True  # the wait's own exception is no part of it
+    if not isinstance(tool, WrapperTool):
+        raise error
+    result = tool.handle(error)
+    _check_output(tool, result)
+    return result
+
+
 def _describe(exc: BaseException) -> str:
     """``Type: message``; an exception whose ``str()`` fails is described by its type alone."""
     kind = type(exc).__name__
@@ -167,7 +181,7 @@ def call(
     except StandardToolError:
         raise
     except Expired:
-        raise _timed_out(tool, timeout) from None
+        return _expired(tool, timeout)
     except Interrupted as stop:
         interrupt = stop.error
     except BaseException as exc:
@@ -213,7 +227,7 @@ async def acall(
     except StandardToolError:
         raise
     except Expired:
-        raise _timed_out(tool, timeout) from None
+        return _expired(tool, timeout)
     except BaseException as exc:
         if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):
             raise

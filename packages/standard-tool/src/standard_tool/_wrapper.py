@@ -105,7 +105,8 @@ class WrapperTool:
         return exc
 
     def handle(self, error: StandardToolError) -> Any:
-        """What a failure becomes: raised, by default."""
+        """What a failure becomes: raised, by default. A :func:`~standard_tool.call` or
+        :func:`~standard_tool.acall` of this tool that runs out of time comes here too."""
         raise error
 
     # -- the standard tool's execute -----------------------------------------------------
