@@ -213,37 +213,45 @@ def jsonable(value: Any) -> Any:
     :func:`is_media`) become base64. A value that still is not JSON data (NaN, a value
     containing itself, nesting deeper than :data:`MAX_DEPTH`, bytes that are not UTF-8)
     raises :class:`~standard_tool.exceptions.NotJsonError`.
-    """
-    kind = type(value)
-    if kind in SCALARS or (kind is float and not value - value):
-        return value
-    from pydantic_core import to_jsonable_python
 
+    JSON data of the exact JSON types comes back as it is. Otherwise each part is converted
+    once: a list or dict found twice in ``value`` (not a cycle) is one object in the result
+    too, so a value that shares its parts never grows into a tree of copies.
+    """
+    if plain(value):
+        return value
+    issues = json_issues(value, convert=True)
+    if issues is not None:
+        raise NotJsonError(issues)
     try:
-        converted = to_jsonable_python(value, fallback=str)
-    except Exception:  # media, a value nested deeper than pydantic goes, or not JSON at all
-        if json_issues(value) is None:
-            return value  # JSON data already, only nested deeper than pydantic serializes
-        issues = json_issues(value, convert=True)
-        if issues is not None:
-            raise NotJsonError(issues) from None
-        try:
-            converted = _build(value)
-        except Exception:
-            raise NotJsonError((Issue("cannot be serialized as JSON"),)) from None
+        converted = _build(value, {})
+    except Exception:  # a part that serialized for the check and fails now
+        raise NotJsonError((Issue("cannot be serialized as JSON"),)) from None
     issues = json_issues(converted)
     if issues is not None:
         raise NotJsonError(issues)
     return converted
 
 
-def _build(node: Any) -> Any:
-    """``node`` serialized part by part (a value the walk has found serializable, with media
-    or nested deeper than pydantic serializes in one go)."""
-    if isinstance(node, (str, int, float)) or node is None:
+def _build(node: Any, built: dict[int, Any]) -> Any:
+    """``node`` (a value :func:`json_issues` has found serializable) serialized part by
+    part, each list, tuple and dict once (``built`` maps their ids to what they became)."""
+    kind = type(node)
+    if kind in SCALARS or kind is float:
         return node
+    done = built.get(id(node))
+    if done is not None:
+        return done
     if isinstance(node, (list, tuple)):
-        return [_build(item) for item in node]
-    if isinstance(node, dict) and all(isinstance(key, str) for key in node):
-        return {key: _build(item) for key, item in node.items()}
-    return _serialized(node)
+        items: list[Any] = []
+        built[id(node)] = items
+        items.extend(_build(item, built) for item in node)
+        return items
+    if isinstance(node, dict) and all(type(key) is str for key in node):
+        fields: dict[str, Any] = {}
+        built[id(node)] = fields
+        for key, item in node.items():
+            fields[key] = _build(item, built)
+        return fields
+    done = built[id(node)] = _serialized(node)  # a model, a date, an enum, a set, other keys
+    return done
