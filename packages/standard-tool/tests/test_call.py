@@ -7,7 +7,7 @@ import dataclasses
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -77,7 +77,8 @@ def test_async_tool_keeps_its_loop_between_sync_calls() -> None:
 def test_nested_sync_calls_from_an_async_tool_do_not_deadlock() -> None:
     @tool
     async def outer(n: int) -> int:
-        return call(async_add, {"a": n, "b": 1})  # a sync call made on the background loop
+        total: int = call(async_add, {"a": n, "b": 1})  # a sync call made on the background loop
+        return total
 
     assert call(outer, {"n": 1}) == 2
 
@@ -161,6 +162,8 @@ def test_acall_prefers_aexecute_of_a_dual_tool() -> None:
     class Dual:
         name = "dual"
         description = "Both ways."
+        title = input_schema = output_schema = None
+        meta: Mapping[str, Any] = {}
 
         def execute(self, input: Any, context: Any = None) -> str:
             ran.append("sync")
@@ -346,16 +349,19 @@ def _twice_self_containing() -> list[Any]:
     return loop
 
 
+RETURNED: dict[str, Callable[[], Any]] = {
+    "loop": _self_containing,
+    "loop2": _twice_self_containing,
+    "bytes": lambda: b"\xff",
+    "nan": lambda: {"x": [float("nan")]},
+    "deep": lambda: _nested(10_000),
+}
+
+
 @tool
 def returns_any(kind: str) -> Any:
     """Returns a hostile value."""
-    return {
-        "loop": _self_containing,
-        "loop2": _twice_self_containing,
-        "bytes": lambda: b"\xff",
-        "nan": lambda: {"x": [float("nan")]},
-        "deep": lambda: _nested(10_000),
-    }[kind]()
+    return RETURNED[kind]()
 
 
 @tool
@@ -468,7 +474,7 @@ def test_calling_a_foreign_tool_object_is_a_usage_error() -> None:
 def test_an_attribute_error_inside_a_tool_is_still_a_tool_failure() -> None:
     @tool
     def broken() -> None:
-        return None.missing  # type: ignore[attr-defined,func-returns-value]
+        _ = None.missing  # type: ignore[attr-defined]
 
     with pytest.raises(ToolExecutionError, match="AttributeError"):
         call(broken, {})

@@ -9,6 +9,7 @@ import copy
 import decimal
 import enum
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -153,7 +154,7 @@ def _deep() -> list[Any]:
     return value
 
 
-BAD = {
+BAD: dict[str, Callable[[], Any]] = {
     "object": object,
     "set": lambda: {1, 2},
     "bytes": lambda: b"x",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -89,6 +90,14 @@ def _deep() -> list[Any]:
     return value
 
 
+HOSTILE_RESULTS: dict[str, Callable[[], Any]] = {
+    "loop": _loop,
+    "deep": _deep,
+    "bytes": lambda: b"\xff",
+    "nan": lambda: float("nan"),
+}
+
+
 @tool
 def hostile(kind: str) -> Any:
     """Misbehaves on request."""
@@ -96,9 +105,7 @@ def hostile(kind: str) -> Any:
         raise Unprintable
     if kind == "exit":
         raise SystemExit(2)
-    return {"loop": _loop, "deep": _deep, "bytes": lambda: b"\xff", "nan": lambda: float("nan")}[
-        kind
-    ]()
+    return HOSTILE_RESULTS[kind]()
 
 
 @tool
@@ -108,7 +115,7 @@ async def ahostile(kind: str) -> Any:
         raise SystemExit(2)
     if kind == "interrupt":
         raise KeyboardInterrupt
-    return {"loop": _loop, "deep": _deep, "bytes": lambda: b"\xff"}[kind]()
+    return HOSTILE_RESULTS[kind]()
 
 
 @pytest.mark.parametrize(

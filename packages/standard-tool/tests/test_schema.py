@@ -10,18 +10,25 @@ import pytest
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
+import standard_tool
 from standard_tool import (
     Result,
     StandardSchema,
     Tool,
     ToolValidationError,
-    as_schema,
     input_json_schema,
 )
 from standard_tool import tool as tool_decorator
 from standard_tool._json import json_issues
 from standard_tool._schema import MAX_DEPTH, MAX_ISSUES, JsonSchema, PydanticSchema
 from standard_tool.exceptions import Issue, UsageError
+
+
+def as_schema(declared: Any) -> StandardSchema:
+    """``standard_tool.as_schema(declared)``, where ``declared`` is not ``None``."""
+    schema = standard_tool.as_schema(declared)
+    assert schema is not None
+    return schema
 
 
 class Item(BaseModel):
