@@ -158,8 +158,14 @@ def call(
         execute = tool.execute
     except AttributeError:
         raise _not_a_tool(tool, "call") from None
-    seconds = timeout if timeout is not None else getattr(tool, "timeout", None)
-    if seconds is not None:
+    if timeout is None:
+        try:
+            seconds = tool.timeout  # type: ignore[attr-defined]
+        except AttributeError:  # a conforming tool need not declare one
+            seconds = None
+        if seconds is not None:
+            seconds = _limit(tool, None)
+    else:
         seconds = _limit(tool, timeout)
     try:
         if seconds is None:
