@@ -414,6 +414,33 @@ def test_outputs_that_are_not_json_are_typed_errors(subject: Tool, args: dict[st
         within(10, asyncio.run, acall(subject, args))
 
 
+def test_a_raw_output_schema_check_is_not_repeated(monkeypatch: pytest.MonkeyPatch) -> None:
+    import standard_tool._call
+    from standard_tool._json import json_issues
+
+    walked: list[Any] = []
+
+    def counted(value: Any, *, convert: bool = False) -> Any:
+        walked.append(value)
+        return json_issues(value, convert=convert)
+
+    monkeypatch.setattr(standard_tool._call, "json_issues", counted)
+    results: list[Any] = [{"a": [1]}, {"a": float("nan")}, {"a": [{1, 2}]}, {"a": {1: 2}}]
+    held = Tool(
+        name="held",
+        description="d",
+        output_schema={"type": "object"},
+        execute=lambda i: results[i["n"]],
+    )
+    free = Tool(name="free", description="d", execute=lambda i: results[i["n"]])
+    assert call(held, {"n": 0}) == {"a": [1]} and walked == []
+    assert call(free, {"n": 0}) == {"a": [1]} and len(walked) == 1
+    for n in (1, 2, 3):
+        with pytest.raises(ToolValidationError) as raised:
+            call(held, {"n": n})  # refused by the tool's own output check
+        assert raised.value.target == "output"
+
+
 def test_outputs_that_serialize_to_json_pass() -> None:
     import datetime
     import enum

@@ -20,6 +20,7 @@ from typing import Any
 
 from ._json import SCALARS, json_issues
 from ._protocols import StandardTool
+from ._schema import JsonSchema
 from ._tool import Tool
 from ._waiting import (
     Expired,
@@ -137,6 +138,8 @@ def _check_output(tool: Any, result: Any) -> None:
     """A result must serialize to JSON data (see :func:`standard_tool.jsonable`)."""
     if type(result) in SCALARS:
         return
+    if isinstance(tool, Tool) and type(tool.output_schema) is JsonSchema:
+        return  # its raw output schema held the result to JSON data already
     issues = json_issues(result, convert=True)
     if issues is not None:
         raise ToolValidationError(_name(tool), "output", issues)
