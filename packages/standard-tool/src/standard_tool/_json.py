@@ -233,25 +233,27 @@ def jsonable(value: Any) -> Any:
     return converted
 
 
-def _build(node: Any, built: dict[int, Any]) -> Any:
+def _build(node: Any, built: dict[int, tuple[Any, Any]]) -> Any:
     """``node`` (a value :func:`json_issues` has found serializable) serialized part by
-    part, each list, tuple and dict once (``built`` maps their ids to what they became)."""
+    part, each list, tuple and dict once: ``built`` maps their ids to ``(part, result)``,
+    the part held so that its id stays its own."""
     kind = type(node)
     if kind in SCALARS or kind is float:
         return node
     done = built.get(id(node))
     if done is not None:
-        return done
+        return done[1]
+    result: Any
     if isinstance(node, (list, tuple)):
-        items: list[Any] = []
-        built[id(node)] = items
-        items.extend(_build(item, built) for item in node)
-        return items
-    if isinstance(node, dict) and all(type(key) is str for key in node):
-        fields: dict[str, Any] = {}
-        built[id(node)] = fields
+        result = []
+        built[id(node)] = (node, result)
+        result.extend(_build(item, built) for item in node)
+    elif isinstance(node, dict) and all(type(key) is str for key in node):
+        result = {}
+        built[id(node)] = (node, result)
         for key, item in node.items():
-            fields[key] = _build(item, built)
-        return fields
-    done = built[id(node)] = _serialized(node)  # a model, a date, an enum, a set, other keys
-    return done
+            result[key] = _build(item, built)
+    else:  # a model, a date, an enum, a set, a dict with other keys: pydantic's form of it
+        result = _serialized(node)
+        built[id(node)] = (node, result)
+    return result
