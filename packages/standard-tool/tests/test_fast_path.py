@@ -200,6 +200,11 @@ def _tool(name: str) -> Tool:
     return Tool(name="t", description="d", input_schema=SCHEMAS[name], execute=lambda i: i)
 
 
+def _returning(name: str, value: Any) -> Tool:
+    """A tool that returns ``value``, its output schema ``SCHEMAS[name]``."""
+    return Tool(name="t", description="d", output_schema=SCHEMAS[name], execute=lambda i: value)
+
+
 def _outcome(tool: Tool, value: Any) -> Any:
     """What ``tool.execute`` makes of ``value``: the value it ran with, or the issues."""
     try:
@@ -231,6 +236,17 @@ def test_no_value_that_is_not_json_gets_through(name: str, bad: str) -> None:
         value = _placed(GOOD[name], path, BAD[bad]())
         with pytest.raises(ToolValidationError) as raised:
             tool.execute(value)
+        assert raised.value.issues == JsonSchema(SCHEMAS[name]).issues(value)
+
+
+@pytest.mark.parametrize("bad", sorted(BAD))
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_no_output_that_is_not_json_gets_through(name: str, bad: str) -> None:
+    for path in _positions(GOOD[name]):
+        value = _placed(GOOD[name], path, BAD[bad]())
+        with pytest.raises(ToolValidationError) as raised:
+            call(_returning(name, value), {})
+        assert raised.value.target == "output"
         assert raised.value.issues == JsonSchema(SCHEMAS[name]).issues(value)
 
 
