@@ -56,7 +56,7 @@ PYTHON = "3.11"
 LOWEST_PYTHON = "3.10"
 CORE = "packages/standard-tool"
 TOY = "integration_tests/toy-plugin"
-TEST_REQUIRES = ("pytest>=8", "pytest-asyncio>=0.23", "jsonschema>=4.20")
+TEST_REQUIRES = ("pytest>=8", "pytest-asyncio>=0.23", "jsonschema>=4.20", "hypothesis>=6.100")
 LINT_REQUIRES = (
     "ruff==0.17.6",
     "mypy==2.4.1",

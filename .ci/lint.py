@@ -5,10 +5,10 @@ the newest framework of each adapter, the test dependencies and the lint tools. 
 even after one fails, then a table gives the error count of each (package, check) and the exit
 status is 1 if any count is not zero.
 
-ruff checks everything. ``mypy --strict`` checks every package's source, the toy plugin and
-the repository's own scripts (``MYPY_UNITS``); tests, benchmarks and examples are not yet
-type-checked. mypy runs once per unit, so that the test folders' ``conftest`` modules do not
-collide.
+ruff checks everything. ``mypy --strict`` checks every package's source, the core's tests,
+the toy plugin, the benchmarks, the examples and the repository's own scripts
+(``MYPY_UNITS``); the adapters' tests and the integration tests are not yet type-checked.
+mypy runs once per unit, so that the test folders' ``conftest`` modules do not collide.
 """
 
 from __future__ import annotations
@@ -42,11 +42,14 @@ UNITS: dict[str, list[str]] = {
 
 MYPY_UNITS = (
     "core",
+    "core tests",
     "langchain",
     "llama-index",
     "mcp",
     "pydantic-ai",
     "toy plugin",
+    "benchmarks",
+    "examples",
     "repository",
 )
 """The units ``mypy --strict`` checks."""

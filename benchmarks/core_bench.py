@@ -51,7 +51,7 @@ NESTED = {
         },
     },
 }
-RAW_CASES = [
+RAW_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("closed, 2 integers (the schema above)", RAW, {"a": 1, "b": 2}),
     ("open, 2 integers", OPEN, {"a": 1, "b": 2}),
     (
@@ -67,9 +67,18 @@ RAW_CASES = [
 ]
 
 
-def raw_against_floor(schema: dict[str, Any], value: dict[str, Any]) -> tuple[float, float, float]:
-    """Per-call µs of jsonschema-rs + the bare function, of Tool.execute and of st.call."""
+ROUNDS = 7
+"""Rounds of the raw-schema comparison; each round times every contender once, in turn."""
+
+
+def raw_against_floor(
+    schema: dict[str, Any], value: dict[str, Any], rounds: int = ROUNDS
+) -> dict[str, list[float]]:
+    """Per-call µs, one figure per round, of: jsonschema-rs + the bare function (the floor),
+    ``Tool.execute``, ``st.call``, and the JSON-data walk alone."""
     import jsonschema_rs
+
+    from standard_tool._json import plain
 
     def function(input: dict[str, Any]) -> int:
         return len(input)
@@ -82,11 +91,27 @@ def raw_against_floor(schema: dict[str, Any], value: dict[str, Any]) -> tuple[fl
 
     tool = st.Tool(name="f", description="F.", input_schema=schema, execute=function)
     execute, call = tool.execute, st.call
-    return (
-        per_call_us(floor),
-        per_call_us(lambda: execute(value)),
-        per_call_us(lambda: call(tool, value)),
-    )
+    contenders: dict[str, Callable[[], Any]] = {
+        "floor": floor,
+        "execute": lambda: execute(value),
+        "call": lambda: call(tool, value),
+        "walk": lambda: plain(value),
+    }
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, contender in contenders.items():
+            times[name].append(per_call_us(contender, number=50_000, repeat=3))
+    return times
+
+
+def ratios(times: dict[str, list[float]], name: str) -> list[float]:
+    """``name``'s figure over the floor's, round by round."""
+    return [mine / base for mine, base in zip(times[name], times["floor"], strict=True)]
+
+
+def spread(values: list[float]) -> str:
+    """``median (min–max)`` of ``values``."""
+    return f"{statistics.median(values):4.2f} ({min(values):4.2f}-{max(values):4.2f})"
 
 
 def import_ms(module: str, runs: int = 9) -> tuple[float, list[str]]:
@@ -135,13 +160,16 @@ def main() -> None:
     )
 
     print(
-        "raw JSON Schema against its floor (jsonschema-rs is_valid + the bare function), goal <= 2x:"
+        f"raw JSON Schema against its floor (jsonschema-rs is_valid + the bare function), "
+        f"goal <= 2x; median (min-max) of {ROUNDS} rounds, ratios taken within each round:"
     )
     for label, schema, value in RAW_CASES:
-        floor, execute, called = raw_against_floor(schema, value)
+        times = raw_against_floor(schema, value)
         print(
-            f"  {label:<34} floor {floor:5.2f} us   Tool.execute {execute:5.2f} us ({execute / floor:4.2f}x)"
-            f"   st.call {called:5.2f} us ({called / floor:4.2f}x)"
+            f"  {label:<38} floor {statistics.median(times['floor']):5.2f} us"
+            f"   Tool.execute {spread(ratios(times, 'execute'))}x"
+            f"   st.call {spread(ratios(times, 'call'))}x"
+            f"   JSON-data walk alone {spread(ratios(times, 'walk'))}x"
         )
 
     pydantic_ms, _ = import_ms("pydantic")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import statistics
 import time
 from collections.abc import Awaitable, Callable
@@ -37,10 +38,8 @@ def native_server(function: Callable[..., Any]) -> Any:
         from mcp.server.mcpserver import MCPServer
 
         server = MCPServer("native")
-    else:
-        from mcp.server.fastmcp import FastMCP
-
-        server = FastMCP("native")
+    else:  # 1.x only: looked up untyped, as the adapter's compat layer does
+        server = importlib.import_module("mcp.server.fastmcp").FastMCP("native")
     server.tool()(function)
     return server
 
@@ -149,7 +148,7 @@ async def listing(count: int) -> None:
         start = time.perf_counter()
         loaded = await load_mcp_tools(session)
         ours = (time.perf_counter() - start) * 1e3
-        listed = (await list_tools_page(session, None))[0]
+        listed, _ = await list_tools_page(session, None)
         start = time.perf_counter()
         for descriptor in listed:
             from_mcp_tool(descriptor, session)

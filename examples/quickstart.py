@@ -13,7 +13,7 @@ from weather import TOOLS  # noqa: E402
 
 import standard_tool as st  # noqa: E402
 
-CALLS = {
+CALLS: dict[str, dict[str, Any]] = {
     "get_forecast": {"location": {"city": "Lyon"}, "day": "2026-12-02"},
     "wait_and_echo": {"message": "hello", "seconds": 0.01},
     "multiply": {"a": 6, "b": 7},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,13 +18,17 @@ class Location(BaseModel):
     country: str = Field(default="FR", pattern="^[A-Z]{2}$")
 
 
+Summary = Literal["sunny", "cloudy", "rain"]
+SUMMARIES: tuple[Summary, ...] = ("sunny", "cloudy", "rain")
+
+
 class Forecast(BaseModel):
     """The weather expected on one day."""
 
     city: str
     day: date
     high_c: float
-    summary: Literal["sunny", "cloudy", "rain"]
+    summary: Summary
 
 
 @tool(meta={"read_only": True, "idempotent": True})
@@ -37,7 +41,7 @@ def get_forecast(location: Location, day: date, units: Literal["c", "f"] = "c") 
         units: Temperature units of the summary.
     """
     high = 18.5 + len(location.city) % 5
-    summary = ("sunny", "cloudy", "rain")[day.toordinal() % 3]
+    summary = SUMMARIES[day.toordinal() % 3]
     return Forecast(city=location.city, day=day, high_c=high, summary=summary)
 
 
@@ -53,7 +57,7 @@ async def wait_and_echo(message: str, seconds: Annotated[float, Field(ge=0, le=1
     return message
 
 
-def _multiply(input: dict, context: dict | None = None) -> dict:
+def _multiply(input: dict[str, Any], context: dict[str, Any] | None = None) -> dict[str, int]:
     return {"product": input["a"] * input["b"]}
 
 

@@ -13,7 +13,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 import standard_tool as st
 from standard_tool.exceptions import ToolNameError
-from standard_tool.testing import SECRET, sample_tools
+from standard_tool.testing import SECRET, sample_tools, within
 from standard_tool_langchain import METADATA_KEY, to_langchain, to_langchain_tools
 
 PLAIN_SCHEMA: dict[str, Any] = {
@@ -374,28 +374,6 @@ def test_names_follow_the_chat_models_rule_and_come_back() -> None:
 
 
 # -- hostile tools: the host survives, the model gets an error result ------------------------
-
-
-def within(seconds: float, fn: Any, *args: Any) -> Any:
-    """Run ``fn`` in a daemon thread; fail instead of hanging if it does not end in time."""
-    import threading
-
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = fn(*args)
-        except BaseException as exc:
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        pytest.fail(f"still running after {seconds} s: it hangs")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 def _loop() -> list[Any]:

@@ -173,8 +173,8 @@ def test_export_tools_takes_one_or_many_and_refuses_collisions() -> None:
         return text.upper()
 
     renamed = st.tool(shout, name="my tool.v2")
-    pairs = export_tools([renamed, shout], lambda tool, name: name, OPENAI_NAMES)
-    assert pairs == ["my_tool_v2", "shout"]
+    names = export_tools([renamed, shout], lambda tool, name: name, OPENAI_NAMES)
+    assert names == ["my_tool_v2", "shout"]
     assert export_tools((renamed,), lambda tool, name: name, MCP_NAMES) == ["my_tool.v2"]
     with pytest.raises(ToolNameError, match="'my tool.v2' and 'my_tool.v2' both become"):
         export_tools([renamed, st.tool(shout, name="my_tool.v2")], lambda t, n: n, OPENAI_NAMES)
@@ -200,7 +200,7 @@ def test_an_adapter_asks_only_modules_already_imported(
     sys.modules.pop("kit_framework", None)
     assert adapter.standard_tool_adopt(obj=object()) is None
     assert "kit_framework" not in sys.modules
-    import kit_framework
+    import kit_framework  # type: ignore[import-not-found]  # written by this test
 
     assert adapter.owns(kit_framework.Thing()) and not adapter.owns(object())
     assert (
@@ -285,7 +285,7 @@ def test_a_tool_pickles_where_its_function_does(
         )
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    import kit_tools
+    import kit_tools  # type: ignore[import-not-found]  # written by this test
 
     assert pickle.loads(pickle.dumps(kit_tools.double)) is kit_tools.double
     made = st.tool(_add, name="adder", meta={"m": True})

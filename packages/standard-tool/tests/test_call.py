@@ -7,7 +7,7 @@ import dataclasses
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 
 from standard_tool import Tool, ToolValidationError, acall, call, tool
 from standard_tool.exceptions import ToolExecutionError
+from standard_tool.testing import within
 
 
 @tool
@@ -76,7 +77,8 @@ def test_async_tool_keeps_its_loop_between_sync_calls() -> None:
 def test_nested_sync_calls_from_an_async_tool_do_not_deadlock() -> None:
     @tool
     async def outer(n: int) -> int:
-        return call(async_add, {"a": n, "b": 1})  # a sync call made on the background loop
+        total: int = call(async_add, {"a": n, "b": 1})  # a sync call made on the background loop
+        return total
 
     assert call(outer, {"n": 1}) == 2
 
@@ -160,6 +162,8 @@ def test_acall_prefers_aexecute_of_a_dual_tool() -> None:
     class Dual:
         name = "dual"
         description = "Both ways."
+        title = input_schema = output_schema = None
+        meta: Mapping[str, Any] = {}
 
         def execute(self, input: Any, context: Any = None) -> str:
             ran.append("sync")
@@ -197,8 +201,6 @@ def test_blocked_loop_names_the_loop_a_sync_caller_blocks() -> None:
 
 # -- tools that raise BaseException ----------------------------------------------------------
 
-Within = Any  # the ``within`` fixture: within(seconds, fn, *args)
-
 
 def _raiser(exc: BaseException, *, is_async: bool) -> Tool:
     if is_async:
@@ -221,9 +223,7 @@ BASE_IDS = ["exit-2", "interrupt", "exit-text"]
 
 @pytest.mark.parametrize("exc", BASE_EXCEPTIONS, ids=BASE_IDS)
 @pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
-def test_base_exceptions_from_call_are_typed_errors(
-    within: Within, exc: BaseException, is_async: bool
-) -> None:
+def test_base_exceptions_from_call_are_typed_errors(exc: BaseException, is_async: bool) -> None:
     with pytest.raises(ToolExecutionError) as raised:
         within(10, call, _raiser(exc, is_async=is_async), {})
     expected = type(exc).__name__ + (f": {exc}" if str(exc) else "")
@@ -236,9 +236,7 @@ def test_base_exceptions_from_call_are_typed_errors(
 
 @pytest.mark.parametrize("exc", BASE_EXCEPTIONS, ids=BASE_IDS)
 @pytest.mark.parametrize("is_async", [True, False], ids=["async", "sync"])
-def test_base_exceptions_from_acall_are_typed_errors(
-    within: Within, exc: BaseException, is_async: bool
-) -> None:
+def test_base_exceptions_from_acall_are_typed_errors(exc: BaseException, is_async: bool) -> None:
     async def main() -> Any:
         with pytest.raises(ToolExecutionError) as raised:
             await acall(_raiser(exc, is_async=is_async), {})
@@ -248,7 +246,7 @@ def test_base_exceptions_from_acall_are_typed_errors(
     assert error.tool == "argv" and type(exc).__name__ in str(error) and after == 2
 
 
-def test_sync_call_inside_a_running_loop_survives_system_exit(within: Within) -> None:
+def test_sync_call_inside_a_running_loop_survives_system_exit() -> None:
     async def main() -> Any:
         with pytest.raises(ToolExecutionError, match="SystemExit: 2"):
             call(_raiser(SystemExit(2), is_async=True), {})
@@ -257,7 +255,7 @@ def test_sync_call_inside_a_running_loop_survives_system_exit(within: Within) ->
     assert within(10, asyncio.run, main()) == 2
 
 
-def test_nested_sync_call_on_the_shared_loop_survives_system_exit(within: Within) -> None:
+def test_nested_sync_call_on_the_shared_loop_survives_system_exit() -> None:
     @tool
     async def outer() -> str:
         try:
@@ -271,9 +269,7 @@ def test_nested_sync_call_on_the_shared_loop_survives_system_exit(within: Within
 
 
 @pytest.mark.parametrize("exc", BASE_EXCEPTIONS, ids=BASE_IDS)
-def test_run_sync_reraises_base_exceptions_and_the_loop_survives(
-    within: Within, exc: BaseException
-) -> None:
+def test_run_sync_reraises_base_exceptions_and_the_loop_survives(exc: BaseException) -> None:
     from standard_tool import run_sync
 
     async def fails() -> None:
@@ -288,7 +284,7 @@ def test_run_sync_reraises_base_exceptions_and_the_loop_survives(
     assert within(10, run_sync, works()) == "ok"
 
 
-def test_the_shared_loop_survives_a_callback_that_exits(within: Within) -> None:
+def test_the_shared_loop_survives_a_callback_that_exits() -> None:
     from standard_tool import background_loop, run_sync
 
     background_loop().call_soon_threadsafe(sys.exit, 4)  # not a task: it stops run_forever
@@ -353,16 +349,19 @@ def _twice_self_containing() -> list[Any]:
     return loop
 
 
+RETURNED: dict[str, Callable[[], Any]] = {
+    "loop": _self_containing,
+    "loop2": _twice_self_containing,
+    "bytes": lambda: b"\xff",
+    "nan": lambda: {"x": [float("nan")]},
+    "deep": lambda: _nested(10_000),
+}
+
+
 @tool
 def returns_any(kind: str) -> Any:
     """Returns a hostile value."""
-    return {
-        "loop": _self_containing,
-        "loop2": _twice_self_containing,
-        "bytes": lambda: b"\xff",
-        "nan": lambda: {"x": [float("nan")]},
-        "deep": lambda: _nested(10_000),
-    }[kind]()
+    return RETURNED[kind]()
 
 
 @tool
@@ -406,15 +405,40 @@ UNSERIALIZABLE_IDS = [
 
 
 @pytest.mark.parametrize(("subject", "args"), UNSERIALIZABLE, ids=UNSERIALIZABLE_IDS)
-def test_outputs_that_are_not_json_are_typed_errors(
-    within: Within, subject: Tool, args: dict[str, Any]
-) -> None:
+def test_outputs_that_are_not_json_are_typed_errors(subject: Tool, args: dict[str, Any]) -> None:
     with pytest.raises(ToolValidationError) as raised:
         within(10, call, subject, args)
     assert (raised.value.tool, raised.value.target) == (subject.name, "output")
     assert str(raised.value).startswith(f"Invalid output for tool {subject.name!r}")
     with pytest.raises(ToolValidationError):
         within(10, asyncio.run, acall(subject, args))
+
+
+def test_a_raw_output_schema_check_is_not_repeated(monkeypatch: pytest.MonkeyPatch) -> None:
+    import standard_tool._call
+    from standard_tool._json import json_issues
+
+    walked: list[Any] = []
+
+    def counted(value: Any, *, convert: bool = False) -> Any:
+        walked.append(value)
+        return json_issues(value, convert=convert)
+
+    monkeypatch.setattr(standard_tool._call, "json_issues", counted)
+    results: list[Any] = [{"a": [1]}, {"a": float("nan")}, {"a": [{1, 2}]}, {"a": {1: 2}}]
+    held = Tool(
+        name="held",
+        description="d",
+        output_schema={"type": "object"},
+        execute=lambda i: results[i["n"]],
+    )
+    free = Tool(name="free", description="d", execute=lambda i: results[i["n"]])
+    assert call(held, {"n": 0}) == {"a": [1]} and walked == []
+    assert call(free, {"n": 0}) == {"a": [1]} and len(walked) == 1
+    for n in (1, 2, 3):
+        with pytest.raises(ToolValidationError) as raised:
+            call(held, {"n": n})  # refused by the tool's own output check
+        assert raised.value.target == "output"
 
 
 def test_outputs_that_serialize_to_json_pass() -> None:
@@ -477,7 +501,7 @@ def test_calling_a_foreign_tool_object_is_a_usage_error() -> None:
 def test_an_attribute_error_inside_a_tool_is_still_a_tool_failure() -> None:
     @tool
     def broken() -> None:
-        return None.missing  # type: ignore[attr-defined,func-returns-value]
+        _ = None.missing  # type: ignore[attr-defined]
 
     with pytest.raises(ToolExecutionError, match="AttributeError"):
         call(broken, {})
@@ -501,7 +525,7 @@ def sync_nap(seconds: float) -> str:
 
 
 @pytest.mark.parametrize("subject", [async_nap, sync_nap], ids=["async", "sync"])
-def test_call_timeout(within: Within, subject: Tool) -> None:
+def test_call_timeout(subject: Tool) -> None:
     from standard_tool.exceptions import ToolTimeoutError
 
     start = time.monotonic()
@@ -516,7 +540,7 @@ def test_call_timeout(within: Within, subject: Tool) -> None:
 
 
 @pytest.mark.parametrize("subject", [async_nap, sync_nap], ids=["async", "sync"])
-def test_acall_timeout(within: Within, subject: Tool) -> None:
+def test_acall_timeout(subject: Tool) -> None:
     from standard_tool.exceptions import ToolTimeoutError
 
     async def main() -> Any:
@@ -529,7 +553,7 @@ def test_acall_timeout(within: Within, subject: Tool) -> None:
     assert time.monotonic() - start < 4
 
 
-def test_a_tool_declares_its_own_timeout(within: Within) -> None:
+def test_a_tool_declares_its_own_timeout() -> None:
     from standard_tool.exceptions import ToolTimeoutError
 
     @tool(timeout=0.2)
@@ -547,7 +571,7 @@ def test_a_tool_declares_its_own_timeout(within: Within) -> None:
     assert add.timeout is None
 
 
-def test_any_conforming_tool_may_declare_a_timeout(within: Within) -> None:
+def test_any_conforming_tool_may_declare_a_timeout() -> None:
     from standard_tool.exceptions import ToolTimeoutError
 
     def execute(input: Any, context: Any = None) -> str:
@@ -559,7 +583,7 @@ def test_any_conforming_tool_may_declare_a_timeout(within: Within) -> None:
         within(10, call, plain, {})
 
 
-def test_an_explicit_timeout_overrides_the_tools(within: Within) -> None:
+def test_an_explicit_timeout_overrides_the_tools() -> None:
     @tool(timeout=0.1)
     async def nap() -> str:
         await asyncio.sleep(0.3)
@@ -568,7 +592,7 @@ def test_an_explicit_timeout_overrides_the_tools(within: Within) -> None:
     assert within(10, lambda: call(nap, {}, timeout=5)) == "awake"
 
 
-def test_an_async_tool_that_ignores_cancellation_times_out(within: Within) -> None:
+def test_an_async_tool_that_ignores_cancellation_times_out() -> None:
     from standard_tool.exceptions import ToolTimeoutError
 
     @tool
@@ -590,9 +614,7 @@ def test_an_async_tool_that_ignores_cancellation_times_out(within: Within) -> No
         within(10, asyncio.run, main())
 
 
-def test_an_async_tool_blocking_the_shared_loop_times_out_and_later_calls_work(
-    within: Within,
-) -> None:
+def test_an_async_tool_blocking_the_shared_loop_times_out_and_later_calls_work() -> None:
     from standard_tool.exceptions import ToolTimeoutError
 
     @tool
@@ -649,7 +671,7 @@ def test_media_with_a_mime_type_is_a_serializable_output() -> None:
         call(bare, {})
 
 
-def test_a_declared_timeout_of_another_tool_gets_a_margin(within: Within) -> None:
+def test_a_declared_timeout_of_another_tool_gets_a_margin() -> None:
     from standard_tool.exceptions import ToolTimeoutError
 
     async def execute(input: Any, context: Any = None) -> str:

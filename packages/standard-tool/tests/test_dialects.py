@@ -820,6 +820,6 @@ def test_recursion_limit_is_reported_as_depth(target: Any) -> None:
 
 def test_bad_arguments() -> None:
     with pytest.raises(UsageError):
-        convert_schema({}, "openapi-3.1")  # type: ignore[arg-type]
+        convert_schema({}, "openapi-3.1")
     with pytest.raises(UsageError):
         convert_schema([], "draft-07")  # type: ignore[arg-type]

@@ -36,7 +36,9 @@ def test_forecast_tool() -> None:
         "$ref": "#/$defs/Location",
         "description": "Where to forecast.",
     }
-    assert st.output_json_schema(forecast)["properties"]["summary"] == {
+    output = st.output_json_schema(forecast)
+    assert output is not None
+    assert output["properties"]["summary"] == {
         "enum": ["sunny", "cloudy", "rain"],
         "type": "string",
     }
@@ -66,7 +68,8 @@ def test_async_example_inside_a_loop() -> None:
 
 def test_raw_schema_example() -> None:
     assert st.call(weather.multiply, {"a": 6, "b": 7}) == {"product": 42}
-    assert st.output_json_schema(weather.multiply)["required"] == ["product"]
+    output = st.output_json_schema(weather.multiply)
+    assert output is not None and output["required"] == ["product"]
     assert weather.multiply.title == "Multiply"
 
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from standard_tool import acall, call, input_json_schema, tool, with_formatted_output
+from standard_tool import Tool, acall, call, input_json_schema, tool, with_formatted_output
+from standard_tool.adapters import WrapperTool
+from standard_tool.exceptions import ToolTimeoutError
+from standard_tool.testing import within
 
 
 @tool(title="Divide", meta={"read_only": True})
@@ -85,6 +90,14 @@ def _deep() -> list[Any]:
     return value
 
 
+HOSTILE_RESULTS: dict[str, Callable[[], Any]] = {
+    "loop": _loop,
+    "deep": _deep,
+    "bytes": lambda: b"\xff",
+    "nan": lambda: float("nan"),
+}
+
+
 @tool
 def hostile(kind: str) -> Any:
     """Misbehaves on request."""
@@ -92,9 +105,7 @@ def hostile(kind: str) -> Any:
         raise Unprintable
     if kind == "exit":
         raise SystemExit(2)
-    return {"loop": _loop, "deep": _deep, "bytes": lambda: b"\xff", "nan": lambda: float("nan")}[
-        kind
-    ]()
+    return HOSTILE_RESULTS[kind]()
 
 
 @tool
@@ -104,7 +115,7 @@ async def ahostile(kind: str) -> Any:
         raise SystemExit(2)
     if kind == "interrupt":
         raise KeyboardInterrupt
-    return {"loop": _loop, "deep": _deep, "bytes": lambda: b"\xff"}[kind]()
+    return HOSTILE_RESULTS[kind]()
 
 
 @pytest.mark.parametrize(
@@ -118,7 +129,7 @@ async def ahostile(kind: str) -> Any:
         ("nan", "Invalid output for tool 'hostile'"),
     ],
 )
-def test_hostile_sync_tool_gives_error_data(within: Any, kind: str, expected: str) -> None:
+def test_hostile_sync_tool_gives_error_data(kind: str, expected: str) -> None:
     wrapped = with_formatted_output(hostile)
     result = within(10, call, wrapped, {"kind": kind})
     assert set(result) == {"error"} and result["error"].startswith(expected)
@@ -136,14 +147,14 @@ def test_hostile_sync_tool_gives_error_data(within: Any, kind: str, expected: st
         ("bytes", "Invalid output for tool 'ahostile'"),
     ],
 )
-def test_hostile_async_tool_gives_error_data(within: Any, kind: str, expected: str) -> None:
+def test_hostile_async_tool_gives_error_data(kind: str, expected: str) -> None:
     wrapped = with_formatted_output(ahostile)
     assert within(10, call, wrapped, {"kind": kind})["error"].startswith(expected)
     assert within(10, asyncio.run, acall(wrapped, {"kind": kind}))["error"].startswith(expected)
     assert within(10, call, adivide, {"a": 1, "b": 2}) == 0.5  # the shared loop still works
 
 
-def test_a_timeout_gives_error_data(within: Any) -> None:
+def test_a_timeout_gives_error_data() -> None:
     @tool(timeout=0.2)
     async def slow() -> str:
         await asyncio.sleep(5)
@@ -153,3 +164,35 @@ def test_a_timeout_gives_error_data(within: Any) -> None:
     assert within(10, call, wrapped, {}) == {
         "error": "Tool 'slow' failed: no result within 0.2 s (timed out)"
     }
+
+
+@tool
+async def asleep(seconds: float) -> str:
+    """Sleep, asynchronously."""
+    await asyncio.sleep(seconds)
+    return "woke"
+
+
+@tool
+def sleep(seconds: float) -> str:
+    """Sleep."""
+    time.sleep(seconds)
+    return "woke"
+
+
+@pytest.mark.parametrize("subject", [asleep, sleep], ids=["async", "sync"])
+def test_a_timeout_given_to_the_call_gives_error_data(subject: Tool) -> None:
+    expected = {"error": f"Tool {subject.name!r} failed: no result within 0.2 s (timed out)"}
+    wrapped = with_formatted_output(subject)
+    started = time.monotonic()
+    assert within(10, lambda: call(wrapped, {"seconds": 5}, timeout=0.2)) == expected
+    assert within(10, asyncio.run, acall(wrapped, {"seconds": 5}, timeout=0.2)) == expected
+    assert time.monotonic() - started < 4  # neither call waited for the tool
+    assert call(wrapped, {"seconds": 0}, timeout=5) == "woke"  # in time: the result
+
+
+def test_a_plain_wrapper_still_raises_the_timeout() -> None:
+    wrapped = WrapperTool(asleep)
+    with pytest.raises(ToolTimeoutError, match="'asleep' failed: no result within 0.2 s") as raised:
+        within(10, lambda: call(wrapped, {"seconds": 5}, timeout=0.2))
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__

@@ -3,23 +3,32 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
+import standard_tool
 from standard_tool import (
     Result,
     StandardSchema,
     Tool,
     ToolValidationError,
-    as_schema,
     input_json_schema,
 )
 from standard_tool import tool as tool_decorator
+from standard_tool._json import json_issues
 from standard_tool._schema import MAX_DEPTH, MAX_ISSUES, JsonSchema, PydanticSchema
 from standard_tool.exceptions import Issue, UsageError
+
+
+def as_schema(declared: Any) -> StandardSchema:
+    """``standard_tool.as_schema(declared)``, where ``declared`` is not ``None``."""
+    schema = standard_tool.as_schema(declared)
+    assert schema is not None
+    return schema
 
 
 class Item(BaseModel):
@@ -529,6 +538,48 @@ def test_jsonable_refuses_values_that_contain_themselves() -> None:
     loop.append(loop)
     with pytest.raises(NotJsonError, match=f"deeper than {MAX_DEPTH}"):
         jsonable({"loop": loop})
+
+
+def _doubling(levels: int, leaf: Any) -> list[Any]:
+    """A list whose two items are one list, and so on: ``2**levels`` leaves as a tree."""
+    value: list[Any] = [leaf]
+    for _ in range(levels):
+        value = [value, value]
+    return value
+
+
+def test_jsonable_keeps_shared_parts_shared() -> None:
+    from standard_tool import jsonable
+
+    part = [1, {"x": 2}]
+    value = {"a": part, "b": [part, part]}
+    assert jsonable(value) is value  # JSON data already: nothing to convert
+    converted = jsonable({"a": part, "b": (part, part), "when": dataclasses.replace(WHEN)})
+    assert converted["a"] == [1, {"x": 2}] and converted["b"] == [part, part]
+    assert converted["a"] is converted["b"][0] is converted["b"][1]  # one copy, not three
+
+
+def test_values_that_share_parts_do_not_grow_into_trees() -> None:
+    from standard_tool import jsonable
+    from standard_tool.testing import within
+
+    assert within(10, json_issues, _doubling(40, 1)) is None  # not a cycle
+    for leaf in (1, {2}, WHEN):  # as it is, a set to convert, a dataclass to convert
+        value = _doubling(40, leaf)
+        assert within(10, partial(json_issues, value, convert=True)) is None
+        converted = within(10, jsonable, value)
+        assert converted[0] is converted[1] and converted[0][0] is converted[1][1]
+        while len(converted) == 2:
+            converted = converted[0]
+        assert converted == [jsonable(leaf)]
+
+
+@dataclasses.dataclass
+class When:
+    day: int
+
+
+WHEN = When(day=2)
 
 
 def test_new_errors_pickle() -> None:

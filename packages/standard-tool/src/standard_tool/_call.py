@@ -20,6 +20,7 @@ from typing import Any
 
 from ._json import SCALARS, json_issues
 from ._protocols import StandardTool
+from ._schema import JsonSchema
 from ._tool import Tool
 from ._waiting import (
     Expired,
@@ -80,6 +81,20 @@ def _timed_out(tool: Any, timeout: Any) -> ToolTimeoutError:
     return ToolTimeoutError(_name(tool), limit or 0.0)
 
 
+def _expired(tool: Any, timeout: Any) -> Any:
+    """A call past its time limit: :class:`ToolTimeoutError`, or, for a wrapper, what its
+    ``handle`` makes of it (a :class:`FormattedTool` returns it as a value)."""
+    from ._wrapper import WrapperTool  # it imports this module
+
+    error = _timed_out(tool, timeout)
+    error.__suppress_context__ = True  # the wait's own exception is no part of it
+    if not isinstance(tool, WrapperTool):
+        raise error
+    result = tool.handle(error)
+    _check_output(tool, result)
+    return result
+
+
 def _describe(exc: BaseException) -> str:
     """``Type: message``; an exception whose ``str()`` fails is described by its type alone."""
     kind = type(exc).__name__
@@ -123,6 +138,8 @@ def _check_output(tool: Any, result: Any) -> None:
     """A result must serialize to JSON data (see :func:`standard_tool.jsonable`)."""
     if type(result) in SCALARS:
         return
+    if isinstance(tool, Tool) and type(tool.output_schema) is JsonSchema:
+        return  # its raw output schema held the result to JSON data already
     issues = json_issues(result, convert=True)
     if issues is not None:
         raise ToolValidationError(_name(tool), "output", issues)
@@ -140,24 +157,26 @@ def call(
     a declared timeout of a tool other than :class:`Tool`, which may enforce it itself, is
     given half a second more.
     """
-    seconds = timeout
-    if seconds is None:
-        try:
-            seconds = tool.timeout  # type: ignore[attr-defined]
-        except AttributeError:
-            pass
-    if seconds is not None:
-        seconds = _limit(tool, timeout)
     try:
         execute = tool.execute
     except AttributeError:
         raise _not_a_tool(tool, "call") from None
+    if timeout is None:
+        try:
+            seconds = tool.timeout  # type: ignore[attr-defined]
+        except AttributeError:  # a conforming tool need not declare one
+            seconds = None
+        if seconds is not None:
+            seconds = _limit(tool, None)
+    else:
+        seconds = _limit(tool, timeout)
     try:
         if seconds is None:
             result = execute(input, context)
-            if type(result) in SCALARS:
+            kind = type(result)
+            if kind in SCALARS:
                 return result
-            if inspect.isawaitable(result):
+            if kind is not dict and kind is not list and inspect.isawaitable(result):
                 result = wait(result, None)
         elif inspect.iscoroutinefunction(execute):
             result = wait(execute(input, context), seconds)
@@ -171,7 +190,7 @@ def call(
     except StandardToolError:
         raise
     except Expired:
-        raise _timed_out(tool, timeout) from None
+        return _expired(tool, timeout)
     except Interrupted as stop:
         interrupt = stop.error
     except BaseException as exc:
@@ -217,7 +236,7 @@ async def acall(
     except StandardToolError:
         raise
     except Expired:
-        raise _timed_out(tool, timeout) from None
+        return _expired(tool, timeout)
     except BaseException as exc:
         if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):
             raise

@@ -2,10 +2,15 @@
 
 A checker returns the validated value or raises :class:`ToolValidationError`. Input must be
 JSON data whatever the schema (a model sends JSON); a raw JSON Schema holds output to that
-too, and :func:`~standard_tool.call` checks that any output serializes to JSON. Each
-checker tries a fast path first (a flat dict; for a raw schema, jsonschema-rs and the few
-checks it leaves, see ``_plans``) and walks the whole value, naming every issue, only when
-that fails.
+too, and :func:`~standard_tool.call` checks that any output serializes to JSON.
+
+Each checker tries a fast path first and walks the whole value, naming every issue, only
+when that fails. For a raw JSON Schema the fast path is :func:`~._json.plain` (exact JSON
+types at every depth) and then jsonschema-rs's ``is_valid``. The walk cannot be left to
+jsonschema-rs: where a schema types a value, jsonschema-rs refuses a set, bytes or an
+object, but it reads an enum member as its value and a ``Decimal`` as a number, and it
+does not look where the schema does not (extra properties, untyped positions). Walking
+first also bounds the depth jsonschema-rs goes to, whatever ``$ref`` the schema has.
 """
 
 from __future__ import annotations
@@ -13,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ._json import SCALARS, TOO_DEEP, json_issues, plain
-from ._plans import Plan, compile_plan, has_references
+from ._json import BUDGET, SCALARS, TOO_DEEP, json_issues, plain, plain_container
 from ._protocols import StandardSchema
 from ._schema import JsonSchema, PydanticSchema, issues_from_pydantic
 from .exceptions import ToolValidationError
@@ -49,39 +53,23 @@ def checker(schema: StandardSchema, tool: str, target: Target) -> Checker:
 def _json_schema_checker(schema: JsonSchema, tool: str, target: Target) -> Checker:
     find_issues = schema.issues
     is_valid: Callable[[Any], bool] | None = None  # compiled on first use
-    plan: Plan | None = None
 
-    def check_slowly(value: Any) -> Any:
-        issues = find_issues(value)  # the walk, then every issue
+    def check_json_schema(value: Any) -> Any:
+        nonlocal is_valid
+        if plain(value):
+            if is_valid is None:
+                is_valid = schema._validator.is_valid
+            try:
+                if is_valid(value):
+                    return value
+            except ValueError:  # not expected after the walk: the full check says why
+                pass
+        issues = find_issues(value)  # the walk again, naming every issue, then the schema
         if issues is not None:
             raise ToolValidationError(tool, target, issues)
         return value
 
-    if has_references(schema.schema):  # jsonschema-rs may go as deep as the value: walk first
-
-        def check_walked(value: Any) -> Any:
-            nonlocal is_valid
-            if plain(value):
-                if is_valid is None:
-                    is_valid = schema._validator.is_valid
-                if is_valid(value):
-                    return value
-            return check_slowly(value)
-
-        return check_walked
-
-    def check_planned(value: Any) -> Any:  # jsonschema-rs first, then what it left unchecked
-        nonlocal is_valid, plan
-        if is_valid is None:
-            is_valid, plan = schema._validator.is_valid, compile_plan(schema.schema)
-        try:
-            if is_valid(value) and (plan is None or plan(value, 0)):
-                return value
-        except ValueError:  # not JSON data where jsonschema-rs looked
-            pass
-        return check_slowly(value)
-
-    return check_planned
+    return check_json_schema
 
 
 def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Checker:
@@ -125,11 +113,17 @@ def executor(
     takes_context: bool,
     to_arguments: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]] | None,
     is_async: bool,
+    input_schema: StandardSchema | None = None,
 ) -> Callable[..., Any]:
     """A tool's ``execute``: validate the input, run the function, validate its result.
 
     A closure over what it needs, so a call costs little more than the checks themselves.
+    For a raw JSON Schema input (``input_schema``) the input's fast path is inlined.
     """
+    if isinstance(input_schema, JsonSchema) and to_arguments is None and not is_async:
+        return _json_schema_executor(
+            function, input_schema, check_input, check_output, takes_context
+        )
     if to_arguments is None:
         if is_async:
 
@@ -181,3 +175,55 @@ def executor(
         return result if check_output is None else check_output(result)
 
     return execute_function
+
+
+def _json_schema_executor(
+    function: Callable[..., Any],
+    schema: JsonSchema,
+    check_input: Checker,
+    check_output: Checker | None,
+    takes_context: bool,
+) -> Callable[..., Any]:
+    """``execute`` of a sync tool with a raw JSON Schema input: the checker's fast path
+    (:func:`_json_schema_checker`) inline, so a valid input costs one frame less."""
+    is_valid: Callable[[Any], bool] | None = None  # compiled on first use
+
+    def execute_json(input: Any, context: Any = None) -> Any:
+        nonlocal is_valid
+        valid = False
+        if type(input) is dict:  # plain(input), its top level inline
+            budget = BUDGET - 1
+            try:
+                for key, item in input.items():
+                    if type(key) is not str:
+                        break
+                    kind = type(item)
+                    if kind in SCALARS:
+                        continue
+                    if kind is float:
+                        if item - item:
+                            break
+                    elif kind is dict or kind is list:
+                        budget = plain_container(item, 1, budget)
+                        if budget < 0:
+                            break
+                    else:
+                        break
+                else:
+                    valid = True
+            except RecursionError:
+                pass
+        else:
+            valid = plain(input)
+        if valid:
+            if is_valid is None:
+                is_valid = schema._validator.is_valid
+            try:
+                valid = is_valid(input)
+            except ValueError:
+                pass
+        value = input if valid else check_input(input)  # which names the issues
+        result = function(value, context) if takes_context else function(value)
+        return result if check_output is None else check_output(result)
+
+    return execute_json

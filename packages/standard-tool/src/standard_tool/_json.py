@@ -19,6 +19,7 @@ from typing import Any
 from .exceptions import Issue, NotJsonError, PathItem
 
 __all__ = [
+    "BUDGET",
     "MAX_DEPTH",
     "MAX_ISSUES",
     "SCALARS",
@@ -26,6 +27,7 @@ __all__ = [
     "json_issues",
     "jsonable",
     "plain",
+    "plain_container",
 ]
 
 MAX_DEPTH = 256
@@ -106,57 +108,67 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
     return tuple(dict.fromkeys(issues[:MAX_ISSUES])) or None
 
 
-_BUDGET = 10_000
-"""Most containers :func:`plain` looks at before it leaves the value to the full walk."""
+BUDGET = 10_000
+"""Most containers :func:`plain` looks at before it leaves the value to the full walk (a
+value that shares its parts may be far larger as a tree than in memory)."""
 
 
-def plain(value: Any, depth: int = 0) -> bool:
-    """Whether ``value`` (found at ``depth``) is JSON data made of the exact JSON types only.
+def plain(value: Any) -> bool:
+    """Whether ``value`` is JSON data made of the exact JSON types only: ``dict`` with
+    ``str`` keys, ``list``, ``str``, ``int``, ``bool``, ``None`` and finite ``float``,
+    nested at most :data:`MAX_DEPTH` levels.
 
-    Fast: no paths and no bookkeeping. Anything unusual (a tuple, a subclass, a value that
-    is not JSON data, more than :data:`_BUDGET` containers) gives ``False`` and leaves the
-    verdict, and the issues, to the full walk.
+    The fast check every call goes through: no paths and no bookkeeping. Anything unusual
+    (a tuple, a subclass, an enum member, a ``Decimal``, a value that is not JSON data, more
+    than :data:`BUDGET` containers) gives ``False`` and leaves the verdict, and the
+    issues, to the full walk (:func:`json_issues`).
     """
     kind = type(value)
-    if kind in SCALARS:
-        return True
-    if kind is float:
-        return not value - value
-    if (kind is not dict and kind is not list) or depth > MAX_DEPTH:
-        return False
-    try:
-        return _plain_node(value, depth, [_BUDGET])
-    except RecursionError:  # the caller's stack is deep already: the full walk is iterative
-        return False
+    if kind is dict or kind is list:
+        try:
+            return plain_container(value, 0, BUDGET) >= 0
+        except RecursionError:  # the caller's stack is deep already: the full walk is iterative
+            return False
+    return kind in SCALARS or (kind is float and not value - value)
 
 
-def _plain_node(node: Any, depth: int, budget: list[int]) -> bool:
-    budget[0] -= 1
-    if budget[0] < 0:
-        return False
+def plain_container(node: Any, depth: int, budget: int) -> int:
+    """What is left of ``budget`` once ``node`` (a dict or a list at ``depth``) and what it
+    holds are found plain, or ``-1``."""
+    budget -= 1
+    if budget < 0:
+        return -1
     if type(node) is dict:
         for key, item in node.items():
-            kind = type(item)
             if type(key) is not str:
-                return False
+                return -1
+            kind = type(item)
             if kind in SCALARS:
                 continue
-            if kind is dict or kind is list:
-                if depth >= MAX_DEPTH or not _plain_node(item, depth + 1, budget):
-                    return False
-            elif kind is not float or item - item:
-                return False
-        return True
+            if kind is float:
+                if item - item:  # NaN or infinity
+                    return -1
+            elif (kind is dict or kind is list) and depth < MAX_DEPTH:
+                budget = plain_container(item, depth + 1, budget)
+                if budget < 0:
+                    return -1
+            else:
+                return -1
+        return budget
     for item in node:
         kind = type(item)
         if kind in SCALARS:
             continue
-        if kind is dict or kind is list:
-            if depth >= MAX_DEPTH or not _plain_node(item, depth + 1, budget):
-                return False
-        elif kind is not float or item - item:
-            return False
-    return True
+        if kind is float:
+            if item - item:
+                return -1
+        elif (kind is dict or kind is list) and depth < MAX_DEPTH:
+            budget = plain_container(item, depth + 1, budget)
+            if budget < 0:
+                return -1
+        else:
+            return -1
+    return budget
 
 
 def _convert(node: Any, path: tuple[PathItem, ...], issues: list[Issue]) -> Any:
@@ -201,37 +213,47 @@ def jsonable(value: Any) -> Any:
     :func:`is_media`) become base64. A value that still is not JSON data (NaN, a value
     containing itself, nesting deeper than :data:`MAX_DEPTH`, bytes that are not UTF-8)
     raises :class:`~standard_tool.exceptions.NotJsonError`.
-    """
-    kind = type(value)
-    if kind in SCALARS or (kind is float and not value - value):
-        return value
-    from pydantic_core import to_jsonable_python
 
+    JSON data of the exact JSON types comes back as it is. Otherwise each part is converted
+    once: a list or dict found twice in ``value`` (not a cycle) is one object in the result
+    too, so a value that shares its parts never grows into a tree of copies.
+    """
+    if plain(value):
+        return value
+    issues = json_issues(value, convert=True)
+    if issues is not None:
+        raise NotJsonError(issues)
     try:
-        converted = to_jsonable_python(value, fallback=str)
-    except Exception:  # media, a value nested deeper than pydantic goes, or not JSON at all
-        if json_issues(value) is None:
-            return value  # JSON data already, only nested deeper than pydantic serializes
-        issues = json_issues(value, convert=True)
-        if issues is not None:
-            raise NotJsonError(issues) from None
-        try:
-            converted = _build(value)
-        except Exception:
-            raise NotJsonError((Issue("cannot be serialized as JSON"),)) from None
+        converted = _build(value, {})
+    except Exception:  # a part that serialized for the check and fails now
+        raise NotJsonError((Issue("cannot be serialized as JSON"),)) from None
     issues = json_issues(converted)
     if issues is not None:
         raise NotJsonError(issues)
     return converted
 
 
-def _build(node: Any) -> Any:
-    """``node`` serialized part by part (a value the walk has found serializable, with media
-    or nested deeper than pydantic serializes in one go)."""
-    if isinstance(node, (str, int, float)) or node is None:
+def _build(node: Any, built: dict[int, tuple[Any, Any]]) -> Any:
+    """``node`` (a value :func:`json_issues` has found serializable) serialized part by
+    part, each list, tuple and dict once: ``built`` maps their ids to ``(part, result)``,
+    the part held so that its id stays its own."""
+    kind = type(node)
+    if kind in SCALARS or kind is float:
         return node
+    done = built.get(id(node))
+    if done is not None:
+        return done[1]
+    result: Any
     if isinstance(node, (list, tuple)):
-        return [_build(item) for item in node]
-    if isinstance(node, dict) and all(isinstance(key, str) for key in node):
-        return {key: _build(item) for key, item in node.items()}
-    return _serialized(node)
+        result = []
+        built[id(node)] = (node, result)
+        result.extend(_build(item, built) for item in node)
+    elif isinstance(node, dict) and all(type(key) is str for key in node):
+        result = {}
+        built[id(node)] = (node, result)
+        for key, item in node.items():
+            result[key] = _build(item, built)
+    else:  # a model, a date, an enum, a set, a dict with other keys: pydantic's form of it
+        result = _serialized(node)
+        built[id(node)] = (node, result)
+    return result

@@ -117,11 +117,10 @@ class Tool:
         self.function = function
         self._takes_context = takes_context
         self._to_arguments = to_arguments
-        self._check_input = checker(
-            input_schema if input_schema is not None else JsonSchema(dict(EMPTY_INPUT_SCHEMA)),
-            name,
-            "input",
+        input_checked = (
+            input_schema if input_schema is not None else JsonSchema(dict(EMPTY_INPUT_SCHEMA))
         )
+        self._check_input = checker(input_checked, name, "input")
         self._check_output = (
             None if output_schema is None else checker(output_schema, name, "output")
         )
@@ -130,7 +129,13 @@ class Tool:
             and inspect.iscoroutinefunction(type(function).__call__)
         )
         self.execute = executor(
-            function, self._check_input, self._check_output, takes_context, to_arguments, is_async
+            function,
+            self._check_input,
+            self._check_output,
+            takes_context,
+            to_arguments,
+            is_async,
+            input_checked,
         )
 
     @classmethod

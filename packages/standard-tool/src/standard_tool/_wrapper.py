@@ -62,6 +62,9 @@ class WrapperTool:
     """Check the input against ``input_schema`` before :meth:`run`."""
     validate_output: bool = False
     """Check the result against ``output_schema`` after :meth:`run`."""
+    timeout: float | None = None
+    """Seconds a :func:`~standard_tool.call` of this tool waits (``None``: no limit of its
+    own; the wrapped tool's limit, if any, applies inside)."""
 
     def __init__(self, wrapped: Any, **fields: Any) -> None:
         """Wrap ``wrapped``; ``fields`` (any of the six) are given here instead of read from it."""
@@ -105,7 +108,8 @@ class WrapperTool:
         return exc
 
     def handle(self, error: StandardToolError) -> Any:
-        """What a failure becomes: raised, by default."""
+        """What a failure becomes: raised, by default. A :func:`~standard_tool.call` or
+        :func:`~standard_tool.acall` of this tool that runs out of time comes here too."""
         raise error
 
     # -- the standard tool's execute -----------------------------------------------------

@@ -6,6 +6,7 @@
 - :class:`PackageContract`: the adapter package's public names and cheap discovery.
 - :class:`RecordingReporter`: a reporter that keeps what tools report.
 - :func:`clean_registry`: a pytest fixture with a fresh plugin registry for one test.
+- :func:`within`: runs a call in a thread and fails the test if it hangs (for time limits).
 
 Subclass in a test module, set the class attributes, and implement the few methods that
 reach the framework's own runtime::
@@ -39,6 +40,7 @@ from ._contract import (
 from ._package import PackageContract
 from ._reports import RecordingReporter
 from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, sample_tools
+from ._threads import within
 
 __all__ = [
     "INVALID_CALLS",
@@ -53,6 +55,7 @@ __all__ = [
     "clean_registry",
     "outcome_from_json_text",
     "sample_tools",
+    "within",
 ]
 
 
