@@ -12,7 +12,7 @@ import time
 import timeit
 from collections.abc import Callable
 from importlib.metadata import version
-from typing import Any
+from typing import Any, cast
 
 from llama_index.core.tools import FunctionTool
 from llama_index.core.tools.calling import call_tool
@@ -70,8 +70,8 @@ def schema_tool(name: str = "add") -> st.Tool:
 
 def calls(number: int = 200) -> None:
     native = FunctionTool.from_defaults(add)
-    function_tool = to_llama_index(st.tool(add))
-    raw_tool = to_llama_index(schema_tool())
+    function_tool = cast(FunctionTool, to_llama_index(st.tool(add)))
+    raw_tool = cast(FunctionTool, to_llama_index(schema_tool()))
     args = {"a": 2, "b": 3}
     for tool in (native, function_tool, raw_tool):
         output = tool.call(**args)

@@ -184,9 +184,17 @@ class PydanticAITool(WrapperTool):
 
     @property
     def timeout(self) -> float | None:
-        """PydanticAI's time limit for the tool, if it has one (enforced by PydanticAI)."""
+        """PydanticAI's time limit for the tool, if it has one (enforced by PydanticAI), or
+        the one assigned to this tool."""
+        assigned: float | None = self.__dict__.get("_timeout")
+        if assigned is not None:
+            return assigned
         limit = self.definition.timeout
         return None if limit is None else float(limit)
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        self.__dict__["_timeout"] = value
 
     async def _toolset_tool(self, ctx: RunContext[Any]) -> ToolsetTool[Any]:
         if self._listed is not None:
