@@ -185,11 +185,17 @@ def _serialized(node: Any) -> Any:
     from pydantic_core import to_jsonable_python
 
     if not is_media(node):
-        return to_jsonable_python(node, fallback=str)
-    converted = to_jsonable_python(node, fallback=str, bytes_mode="base64")
+        return to_jsonable_python(node, fallback=_unknown)
+    converted = to_jsonable_python(node, fallback=_unknown, bytes_mode="base64")
     if isinstance(converted, dict) and "data" in converted:  # standard base64, as MCP has it
         converted["data"] = base64.b64encode(bytes(node.data)).decode("ascii")
     return converted
+
+
+def _unknown(node: Any) -> Any:
+    """A value pydantic has no JSON form for is refused, not turned into its ``str()``:
+    its text would say nothing the model can use, and may say what it must not."""
+    raise TypeError(type(node).__name__)
 
 
 def is_media(value: Any) -> bool:
@@ -209,10 +215,10 @@ def jsonable(value: Any) -> Any:
     """``value`` as JSON data (dicts, lists, strings, finite numbers, booleans, ``None``).
 
     Pydantic models, dataclasses, dates, enums and the like become what pydantic serializes
-    them to; what it cannot serialize becomes its ``str()``; the bytes of media (see
-    :func:`is_media`) become base64. A value that still is not JSON data (NaN, a value
-    containing itself, nesting deeper than :data:`MAX_DEPTH`, bytes that are not UTF-8)
-    raises :class:`~standard_tool.exceptions.NotJsonError`.
+    them to; the bytes of media (see :func:`is_media`) become base64. A value that is not
+    JSON data then (an object pydantic has no JSON form for, NaN, a value containing itself,
+    nesting deeper than :data:`MAX_DEPTH`, bytes that are not UTF-8) raises
+    :class:`~standard_tool.exceptions.NotJsonError`.
 
     JSON data of the exact JSON types comes back as it is. Otherwise each part is converted
     once: a list or dict found twice in ``value`` (not a cycle) is one object in the result
