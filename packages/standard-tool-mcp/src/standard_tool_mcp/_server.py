@@ -182,7 +182,8 @@ class _CallReporter:
                 return
 
     async def close(self) -> None:
-        await asyncio.sleep(0)  # reports scheduled from a worker thread are queued first
+        if self._pending and self._queue is None:  # reports still on their way from a thread
+            await asyncio.sleep(0)
         if self._queue is None or self._sender is None:
             return
         self._queue.put_nowait(None)

@@ -331,13 +331,19 @@ async def within(coroutine: Coroutine[Any, Any, T], seconds: float) -> T:
     it ignores the cancellation."""
     import asyncio
 
-    task = asyncio.ensure_future(_contained(coroutine))
+    loop = asyncio.get_running_loop()
+    task = loop.create_task(_contained(coroutine))
+    waiter: asyncio.Future[None] = loop.create_future()
+    task.add_done_callback(lambda _: _settle(waiter))
+    timer = loop.call_later(seconds, _settle, waiter)
     try:
-        done, _ = await asyncio.wait((task,), timeout=seconds)
+        await waiter
     except BaseException:  # the caller was cancelled: so is the tool
         task.cancel()
         raise
-    if not done:
+    finally:
+        timer.cancel()
+    if not task.done():
         task.cancel()
         task.add_done_callback(_forget)
         raise Expired
