@@ -535,6 +535,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and exit with its status."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
+    command = next((arg for arg in args if not arg.startswith("-")), None)
+    where = f"{PROG} {command}" if command in cli.commands else PROG
     if not debug:
         warnings.showwarning = _show_warning
     try:
@@ -542,25 +544,24 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except click.exceptions.Exit as exit_:
         status = exit_.exit_code
     except click.UsageError as error:
-        where = error.ctx.command_path if error.ctx else PROG
-        status = _fail(
-            f"{where}: {one_line(error.format_message())} (see '{where} --help')", error.exit_code, debug
-        )
+        path = error.ctx.command_path if error.ctx else where
+        message = f"{path}: {one_line(error.format_message())} (see '{path} --help')"
+        status = _fail(message, error.exit_code, debug)
     except click.ClickException as error:
-        status = _fail(f"{PROG}: {one_line(error.format_message())}", error.exit_code, debug)
+        status = _fail(f"{where}: {one_line(error.format_message())}", error.exit_code, debug)
     except click.Abort:
-        status = _fail(f"{PROG}: aborted", 130, False)
+        status = _fail(f"{where}: aborted", 130, False)
     except CommandError as error:
-        status = _fail(f"{PROG}: {error.message}", error.status, debug)
+        status = _fail(f"{where}: {error.message}", error.status, debug)
     except st.UsageError as error:
-        status = _fail(f"{PROG}: {one_line(str(error))}", USAGE, debug)
+        status = _fail(f"{where}: {one_line(str(error))}", USAGE, debug)
     except st.StandardToolError as error:
-        status = _fail(f"{PROG}: {one_line(str(error))}", FAILED, debug)
+        status = _fail(f"{where}: {one_line(str(error))}", FAILED, debug)
     except KeyboardInterrupt:
-        status = _fail(f"{PROG}: interrupted", 130, False)
+        status = _fail(f"{where}: interrupted", 130, False)
     except Exception as error:
         status = _fail(
-            f"{PROG}: unexpected {type(error).__name__}: {one_line(str(error))} "
+            f"{where}: unexpected {type(error).__name__}: {one_line(str(error))} "
             "(--debug shows the traceback)",
             FAILED,
             debug,

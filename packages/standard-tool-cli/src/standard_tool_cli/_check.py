@@ -109,9 +109,10 @@ def _direct_result(name: str, found: Probe) -> Result:
             name,
             DIRECT,
             "call",
-            "fail",
-            f"the tool refused each of {len(found.tried)} generated inputs; first: "
-            f"{json.dumps(found.input)[:120]} -> {found.outcome.error}",
+            "skip",
+            f"the tool refused each of {len(found.tried)} generated inputs, so each target is "
+            f"checked to refuse the first as it does: {json.dumps(found.input)[:120]} -> "
+            f"{found.outcome.error}",
         )
     return Result(name, DIRECT, "call", "pass", f"input {json.dumps(found.input)[:120]}")
 

@@ -22,7 +22,7 @@ class CommandError(Exception):
 def one_line(text: str) -> str:
     """``text`` on one line: its lines joined with ``; `` (an error that lists issues)."""
     out = ""
-    for line in (line.strip() for line in text.splitlines()):
+    for line in (line.strip().removeprefix("- ") for line in text.splitlines()):
         if line:
             out += ("" if not out else " " if out.endswith(":") else "; ") + line
     return out
