@@ -464,12 +464,14 @@ def _checked(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     results: list[Any] = []
+    err = console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        console=console(stderr=True),
+        console=err,
         transient=True,
+        disable=not err.is_terminal,
     ) as progress:
         task = progress.add_task("checking", total=len(tools) * len(names))
         for tool in tools:

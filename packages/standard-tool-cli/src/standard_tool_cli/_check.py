@@ -205,7 +205,7 @@ def _call(registered: Runtime | None, native: Any, found: Probe, result: ResultO
         return result("call", "fail", _error_text(error))
     direct = found.outcome
     if direct.error is None and outcome.error is not None:
-        return result("call", "fail", f"it failed here, not directly: {outcome.error}")
+        return result("call", "fail", f"it failed here, not directly: {one_line(outcome.error)}")
     if direct.error is not None:
         if outcome.error is None:
             return result("call", "fail", "it accepted an input the tool refuses directly")
