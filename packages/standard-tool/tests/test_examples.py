@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -68,14 +67,3 @@ def test_raw_schema_example() -> None:
     assert st.call(weather.multiply, {"a": 6, "b": 7}) == {"product": 42}
     assert st.output_json_schema(weather.multiply)["required"] == ["product"]
     assert weather.multiply.title == "Multiply"
-
-
-def test_quickstart_runs() -> None:
-    out = subprocess.run(
-        [sys.executable, str(EXAMPLES / "quickstart.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert 'call: {"product": 42}' in out.stdout
-    assert "-> standard: standard_tool._tool.Tool" in out.stdout

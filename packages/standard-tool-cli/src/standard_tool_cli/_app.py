@@ -506,9 +506,11 @@ def _matrix(tools: Sequence[Any], names: Sequence[str], results: Sequence[Any]) 
     failures = [r for r in results if r.status == "fail"]
     skipped = {(r.target, r.check, r.reason) for r in results if r.status == "skip"}
     for r in failures:
-        out.print(f"FAIL {r.tool} -> {r.target}, {r.check}: {r.reason}", markup=False)
+        out.print(f"FAIL {r.tool} -> {r.target}, {r.check}: {r.reason}", markup=False, soft_wrap=True)
     for target, check, reason in sorted(skipped):
-        out.print(f"skipped {check} for {target}: {reason}", markup=False, style="dim")
+        out.print(
+            f"skipped {check} for {target}: {reason}", markup=False, style="dim", soft_wrap=True
+        )
     passed = sum(r.status == "pass" for r in results)
     out.print(
         f"{len(tools)} tool(s) x {len(names)} target(s): {passed} checks passed, "
