@@ -37,7 +37,8 @@ def test_each_adapter_version_installs_with_its_framework_pinned(noxfile: Module
     adapters = [
         package
         for package in sorted((ROOT / "packages").glob("standard-tool-*"))
-        if "matrix" in load_toml(package / "pyproject.toml").get("tool", {}).get("standard-tool", {})
+        if "matrix"
+        in load_toml(package / "pyproject.toml").get("tool", {}).get("standard-tool", {})
     ]
     assert len(adapters) >= 4
     for package in adapters:
@@ -61,7 +62,9 @@ def test_the_command_line_has_its_session_with_every_adapter(noxfile: ModuleType
     assert "mcp-server-time" in install
     for package in sorted((ROOT / "packages").glob("standard-tool*")):
         assert f"packages/{package.name}" in install
-    assert envs["cli"].commands == (("python", "-m", "pytest", "packages/standard-tool-cli/tests", "{posargs}"),)
+    assert envs["cli"].commands == (
+        ("python", "-m", "pytest", "packages/standard-tool-cli/tests", "{posargs}"),
+    )
     for name in ("lint", "integration"):
         assert "packages/standard-tool-cli" in envs[name].installs()[0]
 

@@ -19,7 +19,9 @@ MCP_TIME = f"mcp+stdio:{sys.executable} -m mcp_server_time"
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def run_script(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run_script(
+    *args: str, stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """``standard-tool ARGS...``: its exit status, stdout and stderr."""
     return subprocess.run(
         [str(SCRIPT), *args],

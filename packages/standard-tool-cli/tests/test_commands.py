@@ -122,7 +122,11 @@ def test_call_directly_or_through_a_runtime(run: Run, via: str | None) -> None:
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == {"product": 42}
     forecast = run(
-        "call", WEATHER, "get_forecast", "--input", '{"location": {"city": "Lyon"}, "day": "2026-12-02"}',
+        "call",
+        WEATHER,
+        "get_forecast",
+        "--input",
+        '{"location": {"city": "Lyon"}, "day": "2026-12-02"}',
         *(["--via", via] if via else []),
     )
     assert json.loads(forecast.stdout) == st.jsonable(

@@ -125,7 +125,9 @@ def test_check_reports_each_failure_with_its_reason(run: Run) -> None:
     out = run("check", f"{SOURCES}:BROKEN")
     assert out.returncode == 1
     assert "FAIL" in out.stdout
-    assert re.search(r"FAIL shout -> mcp, convert: .*input schema must accept an object", out.stdout)
+    assert re.search(
+        r"FAIL shout -> mcp, convert: .*input schema must accept an object", out.stdout
+    )
     assert "skipped round trip for mcp: not converted" in out.stdout
     report = json.loads(run("check", f"{SOURCES}:BROKEN", "--json").stdout)
     failed = {(r["target"], r["check"]) for r in report["results"] if r["status"] == "fail"}

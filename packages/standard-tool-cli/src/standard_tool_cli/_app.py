@@ -14,8 +14,8 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 import standard_tool as st
-from standard_tool.dialects import dialects
 from standard_tool.adapters import Adapter
+from standard_tool.dialects import dialects
 from standard_tool.registry import get_plugin_manager, runtime
 
 from ._bounded import StepTimeout, bounded
@@ -108,7 +108,10 @@ def targets(as_json: bool) -> None:
     table = Table("target", "framework", "version", "runtime", title="Installed targets")
     for row in rows:
         table.add_row(
-            row["target"], row["framework"], row["version"] or "-", "yes" if row["runtime"] else "-"
+            str(row["target"]),
+            str(row["framework"]),
+            str(row["version"] or "-"),
+            "yes" if row["runtime"] else "-",
         )
     out = console()
     out.print(table)
@@ -416,9 +419,7 @@ Examples:
 @_json
 @_timeout
 @_debug
-def check(
-    source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float
-) -> None:
+def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float) -> None:
     """Run every tool of SOURCE through every installed target; print a pass/fail matrix.
 
     For each tool, inputs are generated from its input schema (hypothesis-jsonschema, the
@@ -506,7 +507,9 @@ def _matrix(tools: Sequence[Any], names: Sequence[str], results: Sequence[Any]) 
     failures = [r for r in results if r.status == "fail"]
     skipped = {(r.target, r.check, r.reason) for r in results if r.status == "skip"}
     for r in failures:
-        out.print(f"FAIL {r.tool} -> {r.target}, {r.check}: {r.reason}", markup=False, soft_wrap=True)
+        out.print(
+            f"FAIL {r.tool} -> {r.target}, {r.check}: {r.reason}", markup=False, soft_wrap=True
+        )
     for target, check, reason in sorted(skipped):
         out.print(
             f"skipped {check} for {target}: {reason}", markup=False, style="dim", soft_wrap=True

@@ -125,9 +125,7 @@ def _through(tool: Any, target: str, found: Probe, timeout: float | None) -> Ite
 
     try:
         registered = runtime(target)
-        native = bounded(
-            timeout, registered.native if registered else _converter(target), tool
-        )
+        native = bounded(timeout, registered.native if registered else _converter(target), tool)
     except (Exception, StepTimeout) as error:
         yield result("convert", "fail", _error_text(error))
         for check in CHECKS[1:]:
@@ -194,7 +192,9 @@ def _definition_difference(tool: Any, back: Any) -> str:
     return ""
 
 
-def _call(registered: Runtime | None, native: Any, found: Probe, result: ResultOf, timeout: float | None) -> Result:
+def _call(
+    registered: Runtime | None, native: Any, found: Probe, result: ResultOf, timeout: float | None
+) -> Result:
     if registered is None:
         return result("call", "skip", "the adapter has no runtime to call through")
     if found.outcome is None:
@@ -234,7 +234,7 @@ def first_difference(want: Any, got: Any, path: str = "") -> str:
     if isinstance(want, list) and isinstance(got, list):
         if len(want) != len(got):
             return f"{where} has {len(got)} items, not {len(want)}"
-        for index, (a, b) in enumerate(zip(want, got)):
+        for index, (a, b) in enumerate(zip(want, got, strict=True)):
             found = first_difference(a, b, _join(path, index))
             if found:
                 return found

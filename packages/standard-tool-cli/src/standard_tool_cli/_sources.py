@@ -15,7 +15,7 @@ from typing import Any
 import standard_tool as st
 from standard_tool.registry import adopt_tools, is_standard_tool
 
-from ._errors import FAILED, USAGE, CommandError, one_line
+from ._errors import FAILED, CommandError, one_line
 
 __all__ = ["FORMS", "MCP_STDIO", "find_tool", "load_object", "open_source"]
 
@@ -79,8 +79,7 @@ def load_object(source: str) -> Any:
     where, colon, attribute = source.rpartition(":")
     if not colon or not where or not attribute:
         raise CommandError(
-            f"SOURCE {source!r} names no attribute; write {FORMS} "
-            "(e.g. examples/weather.py:TOOLS)"
+            f"SOURCE {source!r} names no attribute; write {FORMS} (e.g. examples/weather.py:TOOLS)"
         )
     if where.endswith(".py") or "/" in where or os.sep in where:
         module = _load_file(source, Path(where))

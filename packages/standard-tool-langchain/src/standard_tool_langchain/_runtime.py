@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import ToolMessage
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
@@ -36,7 +37,7 @@ class LangChainRuntime(BaseRuntime):
     ) -> NativeOutcome:
         """``native.invoke(ToolCall)``, as a tool node or an agent runs a model's call."""
         call = {"type": "tool_call", "name": native.name, "args": dict(arguments), "id": "call_1"}
-        message = native.invoke(call, config=config_for(context))
+        message = native.invoke(call, config=cast("RunnableConfig | None", config_for(context)))
         if not isinstance(message, ToolMessage):
             raise PluginError(
                 f"LangChain tool {native.name!r} answered a tool call with "

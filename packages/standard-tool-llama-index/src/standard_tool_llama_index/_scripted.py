@@ -43,7 +43,7 @@ class ScriptedLLM(FunctionCallingLLM):
             is_function_calling_model=True, is_chat_model=True, model_name="scripted"
         )
 
-    def _prepare_chat_with_tools(
+    def _prepare_chat_with_tools(  # type: ignore[override, unused-ignore]
         self,
         tools: Sequence[Any],
         user_msg: Any = None,
@@ -94,7 +94,7 @@ class ScriptedLLM(FunctionCallingLLM):
     ) -> Generator[ChatResponse, None, None]:
         yield self.chat(messages)
 
-    async def astream_chat(  # type: ignore[override]
+    async def astream_chat(  # type: ignore[override, unused-ignore]
         self, messages: Sequence[ChatMessage], **kwargs: Any
     ) -> AsyncGenerator[ChatResponse, None]:
         response = self.chat(messages)
@@ -117,7 +117,7 @@ class ScriptedLLM(FunctionCallingLLM):
     ) -> Generator[CompletionResponse, None, None]:
         yield CompletionResponse(text="")
 
-    async def astream_complete(  # type: ignore[override]
+    async def astream_complete(  # type: ignore[override, unused-ignore]
         self, prompt: str, formatted: bool = False, **kwargs: Any
     ) -> AsyncGenerator[CompletionResponse, None]:
         async def stream() -> AsyncGenerator[CompletionResponse, None]:
