@@ -70,6 +70,16 @@ def test_serve_over_stdio_answers_a_real_mcp_client() -> None:
             st.call(by_name["multiply"], {"a": 6})
 
 
+def test_serve_an_mcp_server_again_over_stdio() -> None:
+    """A proxy: the tools of mcp-server-time (started by the command) served by the command."""
+    from script import MCP_TIME
+
+    with connect([str(SCRIPT), "serve", MCP_TIME], cwd=str(ROOT), timeout=60) as tools:
+        assert [tool.name for tool in tools] == ["get_current_time", "convert_time"]
+        now = st.call(tools[0], {"timezone": "Europe/Paris"})
+        assert now["timezone"] == "Europe/Paris"
+
+
 def test_serve_over_streamable_http_on_a_free_port() -> None:
     process = subprocess.Popen(
         [str(SCRIPT), "serve", f"{SOURCES}:TOOLS", "--transport", "streamable-http", "--port", "0"],
