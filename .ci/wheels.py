@@ -159,7 +159,7 @@ class Workspace:
         script = venv / "bin" / "standard-tool"
         listed = json.loads(run(script, "targets", "--json", cwd=self.tmp))
         assert [row["target"] for row in listed["targets"]] == targets, listed
-        out = run(script, "call", f"{tools}:add", "--input", '{"a": 2}', cwd=self.tmp)
+        out = run(script, "call", f"{tools}:add", "add", "--input", '{"a": 2}', cwd=self.tmp)
         assert json.loads(out) == 3, out
         report = json.loads(run(script, "check", f"{tools}:add", "--json", cwd=self.tmp))
         assert report["passed"] is True, report
