@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from script import ROOT, SCRIPT, SOURCES, WEATHER, Run
@@ -125,10 +126,12 @@ def test_check_passes_every_tool_through_every_runtime(run: Run) -> None:
     assert out.stderr == ""
 
 
-def test_check_is_the_same_on_every_run(run: Run) -> None:
-    first = run("check", f"{SOURCES}:TOOLS", "--json", "--target", "langchain")
-    second = run("check", f"{SOURCES}:TOOLS", "--json", "--target", "langchain")
+def test_check_is_the_same_on_every_run_and_leaves_no_files(run: Run, tmp_path: Path) -> None:
+    source = f"{ROOT / SOURCES}:TOOLS"
+    first = run("check", source, "--json", "--target", "langchain", cwd=tmp_path)
+    second = run("check", source, "--json", "--target", "langchain", cwd=tmp_path)
     assert first.stdout == second.stdout and first.returncode == second.returncode == 0
+    assert list(tmp_path.iterdir()) == []  # Hypothesis keeps no files in the current folder
 
 
 def test_check_reports_each_failure_with_its_reason(run: Run) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 import warnings
 from typing import Any
 
@@ -19,7 +20,20 @@ def sample_inputs(schema: dict[str, Any], count: int = 5) -> list[Any]:
 
     Drawn by hypothesis-jsonschema with a derandomized Hypothesis run (no example database,
     no shrinking, no deadline), so the first value is the simplest the schema allows.
+    Hypothesis keeps its files in a temporary folder, not in the current one, and nothing
+    from an earlier run changes what is drawn.
     """
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    with tempfile.TemporaryDirectory(prefix="standard-tool-hypothesis-") as home:
+        set_hypothesis_home_dir(home)
+        try:
+            return _draw(schema, count)
+        finally:
+            set_hypothesis_home_dir(None)
+
+
+def _draw(schema: dict[str, Any], count: int) -> list[Any]:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis.errors import HypothesisException
     from hypothesis_jsonschema import from_schema
