@@ -20,12 +20,12 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def run_script(
-    *args: str, stdin: str | None = None, timeout: float = 120
+    *args: str, stdin: str | None = None, timeout: float = 120, cwd: Path = ROOT
 ) -> subprocess.CompletedProcess[str]:
-    """``standard-tool ARGS...``: its exit status, stdout and stderr."""
+    """``standard-tool ARGS...`` (from the repository root): exit status, stdout and stderr."""
     return subprocess.run(
         [str(SCRIPT), *args],
-        cwd=ROOT,
+        cwd=cwd,
         input=stdin,
         capture_output=True,
         text=True,
