@@ -21,6 +21,8 @@
   wrong declared range fails at install.
 - ``<adapter>-conformance``: for an adapter with a ``conformance/`` folder, the framework's
   official conformance suite (the MCP one runs on Node 22, installed from npm).
+- ``cli``: the ``standard-tool`` command (``packages/standard-tool-cli``, no framework matrix
+  of its own) with every adapter and the newest frameworks, driven as a console script.
 - ``integration``: every adapter together with the newest frameworks; also runs every Python
   block of every Markdown file.
 
@@ -55,6 +57,9 @@ ROOT = Path(__file__).resolve().parent
 PYTHON = "3.11"
 LOWEST_PYTHON = "3.10"
 CORE = "packages/standard-tool"
+CLI = "packages/standard-tool-cli"
+CLI_TEST_REQUIRES = ("mcp-server-time",)
+"""A real MCP server from PyPI that the command's tests start over stdio."""
 TOY = "integration_tests/toy-plugin"
 TEST_REQUIRES = ("pytest>=8", "pytest-asyncio>=0.23", "jsonschema>=4.20", "hypothesis>=6.100")
 LINT_REQUIRES = (
@@ -122,7 +127,7 @@ def envs() -> list[Env]:
             "lint",
             "ruff check and ruff format --check over everything, mypy --strict over every package.",
             requires=(*LINT_REQUIRES, *TEST_REQUIRES, *test_requires, *newest),
-            local=(*packages, TOY),
+            local=(*packages, CLI, TOY),
             commands=(("python", ".ci/lint.py", POSARGS),),
         ),
         Env(
@@ -184,6 +189,15 @@ def envs() -> list[Env]:
                     commands=(_pytest(f"{path}/conformance"),),
                 )
             )
+    out.append(
+        Env(
+            "cli",
+            "The standard-tool command, with every adapter and the newest frameworks.",
+            requires=(*TEST_REQUIRES, *test_requires, *CLI_TEST_REQUIRES, *newest),
+            local=(*packages, CLI, TOY),
+            commands=(_pytest(f"{CLI}/tests"),),
+        )
+    )
     integration = [
         req for _, matrix in adapters() for req in matrix.get("integration-requires", [])
     ]
@@ -192,7 +206,7 @@ def envs() -> list[Env]:
             "integration",
             "Every adapter together, newest frameworks; every Python block of every README.",
             requires=(*TEST_REQUIRES, "pytest-examples>=0.0.18", *integration),
-            local=(*packages, TOY),
+            local=(*packages, CLI, TOY),
             commands=(_pytest("integration_tests"),),
         )
     )

@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 UNITS: dict[str, list[str]] = {
     "core": ["packages/standard-tool/src"],
     "core tests": ["packages/standard-tool/tests"],
+    "cli": ["packages/standard-tool-cli/src"],
+    "cli tests": ["packages/standard-tool-cli/tests"],
     "langchain": ["packages/standard-tool-langchain/src"],
     "langchain tests": ["packages/standard-tool-langchain/tests"],
     "llama-index": ["packages/standard-tool-llama-index/src"],
@@ -42,6 +44,7 @@ UNITS: dict[str, list[str]] = {
 
 MYPY_UNITS = (
     "core",
+    "cli",
     "core tests",
     "langchain",
     "llama-index",

@@ -16,6 +16,7 @@ script converts a tool to each installed target and calls the result.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -29,14 +30,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {
     "standard-tool": "packages/standard-tool",
+    "standard-tool-cli": "packages/standard-tool-cli",
     "standard-tool-langchain": "packages/standard-tool-langchain",
     "standard-tool-llama-index": "packages/standard-tool-llama-index",
     "standard-tool-mcp": "packages/standard-tool-mcp",
     "standard-tool-pydantic-ai": "packages/standard-tool-pydantic-ai",
     "standard-tool-toy": "integration_tests/toy-plugin",
 }
-TARGETS = {
+TARGETS: dict[str, str | None] = {
     "standard-tool": "standard",
+    "standard-tool-cli": None,
     "standard-tool-langchain": "langchain",
     "standard-tool-llama-index": "llama-index",
     "standard-tool-mcp": "mcp",
@@ -105,6 +108,18 @@ print("smoke:", ", ".join(sorted(expected)), "ok")
 """
 
 
+CLI_TOOLS = """
+import standard_tool as st
+
+
+@st.tool
+def add(a: int, b: int = 1) -> int:
+    '''Add two integers.'''
+    return a + b
+"""
+"""A tool file the installed command loads."""
+
+
 def run(*command: str | Path, cwd: Path | None = None) -> str:
     print("$", shlex.join(str(part) for part in command), flush=True)
     out = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True)
@@ -129,10 +144,25 @@ class Workspace:
     def check(self, venv: Path, names: list[str], mode: str = "wheels") -> None:
         python = venv / "bin" / "python"
         run(self.uv, "pip", "check", "--python", python, cwd=self.tmp)
-        targets = ",".join(sorted(TARGETS[name] for name in {"standard-tool", *names}))
+        installed = {"standard-tool", *names}
+        targets = ",".join(sorted(t for name in installed if (t := TARGETS[name]) is not None))
         smoke = self.tmp / "smoke.py"
         smoke.write_text(SMOKE)
         run(python, "-I", smoke, ROOT, targets, mode, cwd=self.tmp)
+        if "standard-tool-cli" in installed:
+            self.command(venv, sorted(targets.split(",")))
+
+    def command(self, venv: Path, targets: list[str]) -> None:
+        """The ``standard-tool`` script of an installed ``standard-tool-cli`` runs its commands."""
+        tools = self.tmp / "cli_tools.py"
+        tools.write_text(CLI_TOOLS)
+        script = venv / "bin" / "standard-tool"
+        listed = json.loads(run(script, "targets", "--json", cwd=self.tmp))
+        assert [row["target"] for row in listed["targets"]] == targets, listed
+        out = run(script, "call", f"{tools}:add", "add", "--input", '{"a": 2}', cwd=self.tmp)
+        assert json.loads(out) == 3, out
+        report = json.loads(run(script, "check", f"{tools}:add", "--json", cwd=self.tmp))
+        assert report["passed"] is True, report
 
 
 def build(tmp: Path, uv: str) -> dict[str, Path]:

@@ -39,6 +39,7 @@ def test_every_readme_is_searched() -> None:
     readmes = {
         "README.md",
         "packages/standard-tool/README.md",
+        "packages/standard-tool-cli/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
@@ -51,6 +52,7 @@ def test_every_readme_is_searched() -> None:
     assert {
         "README.md",
         "packages/standard-tool/README.md",
+        "packages/standard-tool-cli/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",

@@ -34,8 +34,13 @@ def test_tox_ini_holds_every_session(noxfile: ModuleType) -> None:
 
 def test_each_adapter_version_installs_with_its_framework_pinned(noxfile: ModuleType) -> None:
     envs = {env.name: env for env in noxfile.ENVS}
-    adapters = sorted((ROOT / "packages").glob("standard-tool-*"))
-    assert adapters
+    adapters = [
+        package
+        for package in sorted((ROOT / "packages").glob("standard-tool-*"))
+        if "matrix"
+        in load_toml(package / "pyproject.toml").get("tool", {}).get("standard-tool", {})
+    ]
+    assert len(adapters) >= 4
     for package in adapters:
         matrix = load_toml(package / "pyproject.toml")["tool"]["standard-tool"]["matrix"]
         short = package.name.removeprefix("standard-tool-")
@@ -49,6 +54,19 @@ def test_each_adapter_version_installs_with_its_framework_pinned(noxfile: Module
                 "-e",
                 f"packages/{package.name}",
             ]
+
+
+def test_the_command_line_has_its_session_with_every_adapter(noxfile: ModuleType) -> None:
+    envs = {env.name: env for env in noxfile.ENVS}
+    (install,) = envs["cli"].installs()
+    assert "mcp-server-time" in install
+    for package in sorted((ROOT / "packages").glob("standard-tool*")):
+        assert f"packages/{package.name}" in install
+    assert envs["cli"].commands == (
+        ("python", "-m", "pytest", "packages/standard-tool-cli/tests", "{posargs}"),
+    )
+    for name in ("lint", "integration"):
+        assert "packages/standard-tool-cli" in envs[name].installs()[0]
 
 
 def test_the_noxfile_names_no_path_outside_the_repository() -> None:

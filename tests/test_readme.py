@@ -31,10 +31,23 @@ def test_the_compatibility_table_lists_every_session_in_order(noxfile: ModuleTyp
 
 def test_ci_runs_the_quick_start_commands() -> None:
     quick_start = commands(section("Quick start"))
-    assert quick_start == ["uv run examples/quickstart.py", "uvx nox"]
+    assert quick_start == ["uv run standard-tool check examples/weather.py:TOOLS", "uvx nox"]
     ci_lines = [line.strip() for line in CI.splitlines()]
     for command in quick_start:
         assert command in ci_lines, f".ci/run does not run `{command}`"
+
+
+def test_the_main_job_is_the_command_lines_check_on_the_examples(noxfile: ModuleType) -> None:
+    """The quick start's first command is the ``standard-tool`` script of the workspace, which
+    the ``cli`` session tests, on a SOURCE that exists."""
+    command = commands(section("Quick start"))[0].split()
+    assert command[:4] == ["uv", "run", "standard-tool", "check"]
+    path, _, attribute = command[4].partition(":")
+    assert (ROOT / path).is_file() and f"\n{attribute} = " in (ROOT / path).read_text()
+    scripts = (ROOT / "packages/standard-tool-cli/pyproject.toml").read_text()
+    assert 'standard-tool = "standard_tool_cli._app:main"' in scripts
+    assert '"standard-tool-cli"' in (ROOT / "pyproject.toml").read_text()
+    assert any(env.name == "cli" for env in noxfile.ENVS)
 
 
 def test_ci_does_not_depend_on_the_callers_environment() -> None:

@@ -271,6 +271,9 @@ def test_toolkits_and_lists() -> None:
 
     assert [t.name for t in from_langchain_tools(MathToolkit())] == ["multiply", "subtract"]
     assert [t.name for t in from_langchain_tools([shout])] == ["shout"]
+    tools = st.registry.adopt_tools([MathToolkit(), shout])  # the registry takes toolkits whole
+    assert [t.name for t in tools] == ["multiply", "subtract", "shout"]
+    assert all(isinstance(t, LangChainTool) for t in tools)
 
 
 def test_adopt_through_the_registry_and_refusals() -> None:

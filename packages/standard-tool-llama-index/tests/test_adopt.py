@@ -278,6 +278,8 @@ def test_a_tool_spec_adopts_whole_or_as_its_tool_list() -> None:
     assert asyncio.run(st.acall(tools["find_note"], {"word": "Ada"})) == ["call Ada"]
     with pytest.raises(UnsupportedObjectError, match="from_llama_index_tools"):
         from_llama_index(spec)
+    whole = st.registry.adopt_tools([spec])  # the registry takes a spec whole
+    assert [tool.name for tool in whole] == list(tools)
 
 
 # -- refusal, copies, round trips ------------------------------------------------------------

@@ -273,6 +273,13 @@ def test_a_list_of_tools_is_adopted() -> None:
     assert [tool.name for tool in adopted] == ["add", "lookup"]
 
 
+def test_the_registry_adopts_a_toolset_whole() -> None:
+    toolset = FunctionToolset([Tool(add), Tool(lookup)]).prefixed("m")
+    adopted = st.registry.adopt_tools([toolset, Tool(add)])
+    assert [tool.name for tool in adopted] == ["m_add", "m_lookup", "add"]
+    assert st.call(adopted[0], {"a": 2}) == 3
+
+
 @pytest.mark.parametrize("wrapper", ["prefixed", "filtered", "renamed"])
 def test_wrapped_toolsets_are_adopted_under_their_names(wrapper: str) -> None:
     toolset = FunctionToolset([Tool(add), Tool(lookup)])

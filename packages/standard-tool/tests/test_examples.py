@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -71,14 +70,3 @@ def test_raw_schema_example() -> None:
     output = st.output_json_schema(weather.multiply)
     assert output is not None and output["required"] == ["product"]
     assert weather.multiply.title == "Multiply"
-
-
-def test_quickstart_runs() -> None:
-    out = subprocess.run(
-        [sys.executable, str(EXAMPLES / "quickstart.py")],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert 'call: {"product": 42}' in out.stdout
-    assert "-> standard: standard_tool._tool.Tool" in out.stdout

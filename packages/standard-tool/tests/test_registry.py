@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pluggy
 import pytest
 
 import standard_tool as st
+from standard_tool.adapters import Adapter, NativeOutcome, Runtime
 from standard_tool.exceptions import (
     ConversionError,
     PluginError,
@@ -117,6 +119,106 @@ def test_standard_tool_adopt(plugin_manager: pluggy.PluginManager) -> None:
     assert Echo().standard_tool_adopt(obj=object()) is None
 
 
+class EchoKit:
+    """A collection of echo tools, as a framework's toolkit."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+
+    def __iter__(self) -> Any:
+        return iter(self.names)
+
+
+class EchoRuntime:
+    """The echo framework's runtime: its objects are dicts, run by name."""
+
+    def native(self, tool: Any) -> Any:
+        return {"echo": tool.name, "tool": tool}
+
+    def declaration(self, native: Any) -> dict[str, Any]:
+        return {"name": native["echo"]}
+
+    def input_schema(self, native: Any) -> dict[str, Any]:
+        return st.input_json_schema(native["tool"])
+
+    def call(self, native: Any, arguments: Any, context: Any = None) -> NativeOutcome:
+        try:
+            return NativeOutcome(value=st.call(native["tool"], arguments, context))
+        except st.StandardToolError as error:
+            return NativeOutcome(error=str(error))
+
+    def adopted(self, native: Any) -> Any:
+        return contextlib.nullcontext(native["tool"])
+
+
+class EchoWithKits(Echo):
+    @hookimpl
+    def standard_tool_adopt_tools(self, obj: Any) -> Any:
+        if isinstance(obj, EchoKit):
+            return [st.adopt(EchoNative(name)) for name in obj.names]
+        return None
+
+    @hookimpl
+    def standard_tool_runtime(self, target: str) -> Any:
+        return EchoRuntime() if target == "echo" else None
+
+
+def test_standard_tool_adopt_tools(plugin_manager: pluggy.PluginManager) -> None:
+    """adopt_tools() takes a tool, an adapter's collection, or lists of either."""
+    with pytest.raises(UnsupportedObjectError):
+        st.registry.adopt_tools(EchoKit("a"))
+    plugin_manager.register(EchoWithKits(), name="echo")
+    (one,) = st.registry.adopt_tools(EchoNative("one"))
+    assert one.name == "one"
+    tools = st.registry.adopt_tools([EchoKit("a", "b"), (EchoNative("c"),), one])
+    assert [tool.name for tool in tools] == ["a", "b", "c", "one"] and tools[3] is one
+    assert st.registry.adopt_tools([]) == []
+    with pytest.raises(UnsupportedObjectError):
+        st.registry.adopt_tools({"not": "a tool"})
+
+
+def test_standard_tool_runtime(plugin_manager: pluggy.PluginManager) -> None:
+    """runtime() asks only the target's owner; None when it has none; unknown targets raise."""
+    assert st.registry.runtime("standard") is None
+    with pytest.raises(UnknownTargetError):
+        st.registry.runtime("echo")
+    plugin_manager.register(EchoWithKits(), name="echo")
+    found = st.registry.runtime("echo")
+    assert isinstance(found, Runtime)
+
+    @st.tool
+    def double(x: int) -> int:
+        """Double."""
+        return 2 * x
+
+    native = found.native(double)
+    assert found.declaration(native) == {"name": "double"}
+    assert found.call(native, {"x": 4}) == NativeOutcome(value=8)
+    assert "x" in (found.call(native, {"x": "four"}).error or "")
+    with found.adopted(native) as back:
+        assert back is double
+
+
+def test_an_adapter_declares_its_runtime_and_collections() -> None:
+    """Adapter(runtime=..., adopt_tools=..., collections=...) answers the two hooks lazily."""
+    adapter = Adapter(
+        target="kit",
+        distribution="kit-framework",
+        adopt_tools="builtins:list",
+        collections=(f"{__name__}:EchoKit",),
+        runtime=f"{__name__}:ECHO_RUNTIME",
+    )
+    assert adapter.standard_tool_runtime(target="kit") is ECHO_RUNTIME
+    assert adapter.standard_tool_runtime(target="other") is None
+    assert adapter.standard_tool_adopt_tools(obj=[1]) is None  # not a collection it owns
+    kit = EchoKit()
+    assert adapter.owns_collection(kit) and adapter.standard_tool_adopt_tools(obj=kit) == []
+    assert Adapter("bare", "bare").standard_tool_runtime(target="bare") is None
+
+
+ECHO_RUNTIME = EchoRuntime()
+
+
 def test_adopt_returns_conforming_tools_unchanged_and_wraps_functions(
     plugin_manager: pluggy.PluginManager,
 ) -> None:
@@ -174,7 +276,13 @@ def test_every_hook_is_documented_and_tested() -> None:
     readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
     this_file = Path(__file__).read_text()
     hooks = [name for name in dir(hookspecs) if name.startswith("standard_tool_")]
-    assert hooks == ["standard_tool_adopt", "standard_tool_export", "standard_tool_targets"]
+    assert hooks == [
+        "standard_tool_adopt",
+        "standard_tool_adopt_tools",
+        "standard_tool_export",
+        "standard_tool_runtime",
+        "standard_tool_targets",
+    ]
     for name in hooks:
         assert getattr(hookspecs, name).__doc__, f"{name} has no docstring"
         assert f"`{name}(" in readme, f"{name} is not in the README"

@@ -19,5 +19,6 @@ if TYPE_CHECKING:
     from ._export import StandardStructuredTool as StandardStructuredTool
     from ._export import to_langchain as to_langchain
     from ._export import to_langchain_tools as to_langchain_tools
+    from ._runtime import LangChainRuntime as LangChainRuntime
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__)

@@ -21,5 +21,6 @@ if TYPE_CHECKING:
     from ._export import to_llama_index as to_llama_index
     from ._export import to_llama_index_tools as to_llama_index_tools
     from ._metadata import StandardToolMetadata as StandardToolMetadata
+    from ._runtime import LlamaIndexRuntime as LlamaIndexRuntime
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__)

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from ._descriptors import HINTS as HINTS
     from ._descriptors import to_mcp_tool as to_mcp_tool
     from ._http import to_asgi_app as to_asgi_app
+    from ._runtime import MCPRuntime as MCPRuntime
+    from ._runtime import ServedTool as ServedTool
     from ._serve import serve as serve
     from ._server import DEFAULT_CALL_TIMEOUT as DEFAULT_CALL_TIMEOUT
     from ._server import DEFAULT_LOG_LEVEL as DEFAULT_LOG_LEVEL

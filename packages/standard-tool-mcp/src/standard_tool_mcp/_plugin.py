@@ -27,4 +27,5 @@ adapter = MCPAdapter(
     distribution="mcp",
     export="standard_tool_mcp._descriptors:to_mcp_tool",
     adopt="standard_tool_mcp._client:adopt_pair",
+    runtime="standard_tool_mcp._runtime:runtime",
 )

@@ -21,5 +21,6 @@ if TYPE_CHECKING:
     from ._export import StandardPydanticAITool as StandardPydanticAITool
     from ._export import to_pydantic_ai as to_pydantic_ai
     from ._export import to_pydantic_ai_toolset as to_pydantic_ai_toolset
+    from ._runtime import PydanticAIRuntime as PydanticAIRuntime
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__)

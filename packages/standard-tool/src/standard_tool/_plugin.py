@@ -10,7 +10,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from ._protocols import StandardTool, TargetInfo
+from ._protocols import Runtime, StandardTool, TargetInfo
 from .hookspecs import hookimpl
 
 __all__ = ["Adapter", "lazy_exports"]
@@ -35,10 +35,13 @@ class Adapter:
             export="standard_tool_langchain._export:to_langchain",
             adopt="standard_tool_langchain._adopt:from_langchain",
             native=("langchain_core.tools.base:BaseTool",),
+            adopt_tools="standard_tool_langchain._adopt:from_langchain_tools",
+            collections=("langchain_core.tools.base:BaseToolkit",),
+            runtime="standard_tool_langchain._runtime:runtime",
         )
 
-    An export-only target (a provider envelope) leaves out ``adopt``. An adapter whose
-    objects are not instances of a class overrides :meth:`owns`.
+    An export-only target (a provider envelope) leaves out ``adopt``, ``adopt_tools`` and
+    ``runtime``. An adapter whose objects are not instances of a class overrides :meth:`owns`.
     """
 
     target: str
@@ -52,16 +55,22 @@ class Adapter:
     native: tuple[str, ...] = ()
     """``"module:Class"`` of the objects ``adopt`` takes; only modules already imported are
     consulted (an object of a framework that was never imported cannot exist)."""
+    adopt_tools: str | None = None
+    """``"module:function"`` taking a collection (toolkit, toolset, tool spec) and returning
+    its tools as standard tools."""
+    collections: tuple[str, ...] = ()
+    """``"module:Class"`` of the collections ``adopt_tools`` takes (checked like ``native``)."""
+    runtime: str | None = None
+    """``"module:object"``: the framework's :class:`~standard_tool.adapters.Runtime` (the object
+    itself, not a class), which runs this adapter's objects as the framework does."""
 
     def owns(self, obj: Any) -> bool:
         """Whether ``obj`` is one of this adapter's native objects (cheap; imports nothing)."""
-        for path in self.native:
-            module_name, _, name = path.partition(":")
-            module = sys.modules.get(module_name)
-            kind = getattr(module, name, None) if module is not None else None
-            if isinstance(kind, type) and isinstance(obj, kind):
-                return True
-        return False
+        return _is_instance(obj, self.native)
+
+    def owns_collection(self, obj: Any) -> bool:
+        """Whether ``obj`` is one of the collections ``adopt_tools`` takes (cheap)."""
+        return _is_instance(obj, self.collections)
 
     @hookimpl
     def standard_tool_targets(self) -> list[TargetInfo]:
@@ -79,6 +88,31 @@ class Adapter:
             return None
         tool: StandardTool = _load(self.adopt)(obj)
         return tool
+
+    @hookimpl
+    def standard_tool_adopt_tools(self, obj: Any) -> list[StandardTool] | None:
+        if self.adopt_tools is None or not self.owns_collection(obj):
+            return None
+        return list(_load(self.adopt_tools)(obj))
+
+    @hookimpl
+    def standard_tool_runtime(self, target: str) -> Runtime | None:
+        if target != self.target or self.runtime is None:
+            return None
+        runtime: Runtime = _load(self.runtime)
+        return runtime
+
+
+def _is_instance(obj: Any, paths: tuple[str, ...]) -> bool:
+    """Whether ``obj`` is an instance of one of the ``"module:Class"`` classes, looked up only
+    in modules already imported."""
+    for path in paths:
+        module_name, _, name = path.partition(":")
+        module = sys.modules.get(module_name)
+        kind = getattr(module, name, None) if module is not None else None
+        if isinstance(kind, type) and isinstance(obj, kind):
+            return True
+    return False
 
 
 def _type_checking(test: ast.expr) -> bool:

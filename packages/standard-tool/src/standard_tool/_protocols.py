@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .exceptions import Issue
 
-__all__ = ["JsonSchemaTarget", "Result", "StandardSchema", "StandardTool", "TargetInfo"]
+__all__ = [
+    "JsonSchemaTarget",
+    "NativeOutcome",
+    "Result",
+    "Runtime",
+    "StandardSchema",
+    "StandardTool",
+    "TargetInfo",
+]
 
 JsonSchemaTarget = str
 """A JSON Schema dialect a schema can be emitted in: ``"draft-2020-12"``, ``"draft-07"``,
@@ -95,3 +105,56 @@ class TargetInfo:
             return cls(name, distribution, version(distribution))
         except PackageNotFoundError:
             return cls(name, distribution, None)
+
+
+@dataclass(frozen=True)
+class NativeOutcome:
+    """What a framework's runtime hands the model for one tool call."""
+
+    value: Any = None
+    """The result, as JSON data (``None`` on error)."""
+    error: str | None = None
+    """The error text the model sees, or ``None`` on success."""
+
+    @classmethod
+    def from_json_text(cls, text: str, *, is_error: bool) -> NativeOutcome:
+        """The outcome of a framework's text result: the error text, or the value the text
+        holds as JSON (the text itself when it is not JSON)."""
+        if is_error:
+            return cls(error=text)
+        try:
+            return cls(value=json.loads(text))
+        except (TypeError, ValueError):
+            return cls(value=text)
+
+
+@runtime_checkable
+class Runtime(Protocol):
+    """A framework's own runtime for the objects its adapter makes: what a model is shown,
+    and a model's tool call run the way that framework runs it.
+
+    An adapter names one with ``Adapter(runtime=...)``; :func:`standard_tool.registry.runtime`
+    finds it by target. The contract suite (``standard_tool.testing``) and the command line
+    (``standard-tool call --via``, ``standard-tool check``) go through it.
+    """
+
+    def native(self, tool: StandardTool) -> Any:
+        """The framework's object for ``tool``, in the form the other methods take."""
+        ...
+
+    def declaration(self, native: Any) -> dict[str, Any]:
+        """What the framework sends a model for ``native``, as JSON data."""
+        ...
+
+    def input_schema(self, native: Any) -> dict[str, Any]:
+        """The input JSON Schema a model is shown for ``native``."""
+        ...
+
+    def call(self, native: Any, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
+        """A model's call of ``native`` with ``arguments``, run as the framework runs it
+        (``context`` is the standard per-call context): what the model gets back."""
+        ...
+
+    def adopted(self, native: Any) -> AbstractContextManager[StandardTool]:
+        """``native`` adopted back as a standard tool, usable inside the ``with`` block."""
+        ...

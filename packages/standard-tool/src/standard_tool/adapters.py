@@ -8,6 +8,8 @@ its framework.
   under :data:`METADATA_KEY`.
 - :func:`export_tools` exports one tool or a list under a target's name rule.
 - :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues.
+- :class:`BaseRuntime` is the shared half of a framework's :class:`Runtime`, which runs the
+  adapter's objects as the framework does and reports each call as a :class:`NativeOutcome`.
 
 The conventions every adapter follows (the core README has them with an example):
 ``to_x(tool)`` takes anything :func:`standard_tool.adopt` takes and returns the framework's
@@ -25,12 +27,17 @@ from ._metadata import (
     unpack_metadata,
 )
 from ._plugin import Adapter, lazy_exports
+from ._protocols import NativeOutcome, Runtime
+from ._runtime import BaseRuntime
 from ._schema import issues_from_pydantic
 from ._wrapper import WrapperTool
 
 __all__ = [
     "METADATA_KEY",
     "Adapter",
+    "BaseRuntime",
+    "NativeOutcome",
+    "Runtime",
     "Stored",
     "WrapperTool",
     "as_tools",

@@ -1,7 +1,7 @@
 """The hooks an adapter implements. Hooks are called with keyword arguments only.
 
 An adapter is an object (or module) of ``@hookimpl`` functions named by an entry point in
-the ``standard_tool`` group; :class:`standard_tool.adapters.Adapter` writes all three for
+the ``standard_tool`` group; :class:`standard_tool.adapters.Adapter` writes them all for
 an adapter. It imports its framework inside the hook bodies, so discovering it imports
 nothing heavy. An implementation may accept a subset of a hook's arguments.
 """
@@ -12,9 +12,9 @@ from typing import Any
 
 import pluggy
 
-from ._protocols import StandardTool, TargetInfo
+from ._protocols import NativeOutcome, Runtime, StandardTool, TargetInfo
 
-__all__ = ["TargetInfo", "hookimpl", "hookspec"]
+__all__ = ["NativeOutcome", "Runtime", "TargetInfo", "hookimpl", "hookspec"]
 
 hookspec = pluggy.HookspecMarker("standard_tool")
 hookimpl = pluggy.HookimplMarker("standard_tool")
@@ -37,3 +37,17 @@ def standard_tool_adopt(obj: Any) -> StandardTool | None:
     Check cheaply first: an object of a framework whose module is not in ``sys.modules``
     cannot exist, so there is no need to import the framework to refuse it.
     """
+
+
+@hookspec(firstresult=True)
+def standard_tool_adopt_tools(obj: Any) -> list[StandardTool] | None:
+    """Return the tools of a collection (a toolkit, a toolset, a tool spec...) as standard
+    tools, or ``None`` when this adapter does not own ``obj``. Check cheaply first, as for
+    :func:`standard_tool_adopt`.
+    """
+
+
+@hookspec(firstresult=True)
+def standard_tool_runtime(target: str) -> Runtime | None:
+    """Return the :class:`Runtime` of ``target``'s framework, or ``None`` for other targets
+    (and for a target with no runtime of its own, such as a provider envelope)."""

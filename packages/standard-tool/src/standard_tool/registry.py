@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from ._protocols import StandardTool, TargetInfo
+from ._protocols import Runtime, StandardTool, TargetInfo
 from .exceptions import (
     ConversionError,
     PluginError,
@@ -41,10 +41,12 @@ __all__ = [
     "PluginSettingsWarning",
     "PluginWarning",
     "adopt",
+    "adopt_tools",
     "convert",
     "get_plugin_manager",
     "isolated_registry",
     "make_plugin_manager",
+    "runtime",
     "set_plugin_manager",
     "targets",
 ]
@@ -353,6 +355,37 @@ def adopt(obj: Any) -> StandardTool:
             f"no installed adapter can adopt {kind}; installed targets: {_installed()}"
         )
     return tool  # type: ignore[no-any-return]
+
+
+def adopt_tools(obj: Any) -> list[StandardTool]:
+    """Every tool ``obj`` holds, as standard tools.
+
+    ``obj`` is one tool (anything :func:`adopt` takes), a collection an adapter adopts as a
+    whole (a LangChain toolkit, a PydanticAI toolset, a LlamaIndex tool spec...), or a list
+    or tuple of either.
+    """
+    if is_standard_tool(obj):
+        return [obj]
+    answers = get_plugin_manager().call_each("standard_tool_adopt_tools", obj=obj)
+    tools = next((tools for _, tools in answers if tools is not None), None)
+    if tools is not None:
+        return list(tools)
+    if isinstance(obj, (list, tuple)):
+        return [tool for item in obj for tool in adopt_tools(item)]
+    return [adopt(obj)]
+
+
+def runtime(target: str) -> Runtime | None:
+    """The :class:`~standard_tool.adapters.Runtime` of an installed target's framework, or ``None``
+    when its adapter has none (an export-only target).
+
+    Raises :class:`UnknownTargetError` when no installed adapter provides ``target``.
+    """
+    owner = _owners().get(target)
+    if owner is None:
+        raise UnknownTargetError(target, sorted(_owners()), KNOWN_PROVIDERS.get(target))
+    answers = get_plugin_manager().call_each("standard_tool_runtime", only=owner[0], target=target)
+    return next((answer for _, answer in answers if answer is not None), None)
 
 
 def convert(obj: Any, to: str, **options: Any) -> Any:

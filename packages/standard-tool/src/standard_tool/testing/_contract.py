@@ -6,14 +6,13 @@ import asyncio
 import copy
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import pytest
 
 from .._call import acall, call
 from .._json_schemas import input_json_schema, output_json_schema
-from .._protocols import StandardTool
+from .._protocols import NativeOutcome, Runtime, StandardTool
 from .._schema import jsonable
 from .._tool import tool
 from ..exceptions import (
@@ -23,7 +22,7 @@ from ..exceptions import (
     UnsupportedObjectError,
 )
 from ..names import NameRule
-from ..registry import adopt, convert, get_plugin_manager, targets
+from ..registry import adopt, convert, get_plugin_manager, runtime, targets
 from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, _add, sample_tools
 
 __all__ = [
@@ -38,24 +37,9 @@ RENAMED = "add numbers.v2"
 """A tool name with a space and a dot: no provider accepts it as it is."""
 
 
-@dataclass(frozen=True)
-class NativeOutcome:
-    """What the framework's runtime hands the model for one call."""
-
-    value: Any = None
-    """The result, as JSON data (``None`` on error)."""
-    error: str | None = None
-    """The error text the model sees, or ``None`` on success."""
-
-
 def outcome_from_json_text(text: str, is_error: bool) -> NativeOutcome:
     """A :class:`NativeOutcome` from a framework's text result (JSON if it parses)."""
-    if is_error:
-        return NativeOutcome(error=text)
-    try:
-        return NativeOutcome(value=json.loads(text))
-    except (TypeError, ValueError):
-        return NativeOutcome(value=text)
+    return NativeOutcome.from_json_text(text, is_error=is_error)
 
 
 def _no_leak(text: str) -> None:
@@ -73,9 +57,15 @@ class _Target:
         """A per-call context; it holds :data:`SECRET`."""
         return {"token": SECRET}
 
+    def runtime(self) -> Runtime | None:
+        """The framework's runtime the adapter registers, if any."""
+        return runtime(self.target)
+
     def to_native(self, tool: StandardTool) -> Any:
-        """The framework's object for ``tool`` (default: ``convert(tool, to=target)``)."""
-        return convert(tool, to=self.target)
+        """The framework's object for ``tool`` (default: the runtime's ``native(tool)``,
+        else ``convert(tool, to=target)``)."""
+        registered = self.runtime()
+        return convert(tool, to=self.target) if registered is None else registered.native(tool)
 
     def test_target_is_registered(self) -> None:
         info = {t.name: t for t in targets()}
@@ -87,23 +77,33 @@ class _Target:
 class ExportContract(_Target):
     """What every target promises for standard tools converted to it.
 
-    Implement :meth:`native_schema` and :meth:`call_native`; set :attr:`name_rule` when the
-    target restricts names. ``call_native`` must go through the framework's own runtime (an
-    agent, a tool node, a client session) and return what reaches the model.
+    An adapter that registers a :class:`~standard_tool.adapters.Runtime` is tested through
+    it; otherwise implement :meth:`native_schema` and :meth:`call_native`. Set
+    :attr:`name_rule` when the target restricts names. ``call_native`` must go through the
+    framework's own runtime (an agent, a tool node, a client session) and return what
+    reaches the model.
     """
 
     name_rule: ClassVar[NameRule | None] = None
     """The names the target accepts, when it restricts them."""
 
     def native_schema(self, native: Any) -> dict[str, Any]:
-        """The input JSON Schema the framework shows a model for ``native``."""
-        raise NotImplementedError
+        """The input JSON Schema the framework shows a model for ``native`` (default: the
+        runtime's ``input_schema``)."""
+        registered = self.runtime()
+        if registered is None:
+            raise NotImplementedError("no runtime registered: implement native_schema")
+        return registered.input_schema(native)
 
     def call_native(
         self, native: Any, arguments: Mapping[str, Any], context: Mapping[str, Any]
     ) -> NativeOutcome:
-        """Run ``native`` through the framework's runtime as a model's tool call would."""
-        raise NotImplementedError
+        """Run ``native`` through the framework's runtime as a model's tool call would
+        (default: the runtime's ``call``)."""
+        registered = self.runtime()
+        if registered is None:
+            raise NotImplementedError("no runtime registered: implement call_native")
+        return registered.call(native, arguments, context)
 
     def native_name(self, native: Any) -> str:
         """The tool name the framework shows a model for ``native``."""
@@ -161,6 +161,16 @@ class ExportContract(_Target):
         if self.name_rule is not None:
             assert name != RENAMED and self.name_rule.accepts(name), name
         assert self.call_native(native, {"a": 1}, self.context()).value == 2
+
+    def test_runtime_declaration_is_json_data(self) -> None:
+        registered = self.runtime()
+        if registered is None:
+            pytest.skip("the adapter registers no runtime")
+        assert isinstance(registered, Runtime)
+        declaration = registered.declaration(self.to_native(sample_tools()["search"]))
+        assert isinstance(declaration, dict)
+        text = json.dumps(declaration)
+        assert "search" in text and json.loads(text) == declaration
 
     def test_unknown_target_lists_installed(self) -> None:
         with pytest.raises(UnknownTargetError) as raised:
@@ -252,6 +262,23 @@ class AdapterContract(ExportContract, AdoptContract):
             assert got == want, f"{field}: {got!r} != {want!r}"
         assert input_json_schema(back) == input_json_schema(original)
         assert output_json_schema(back) == output_json_schema(original)
+
+    @pytest.mark.parametrize("name", ["add", "whoami"])
+    def test_runtime_adopts_what_it_made(self, name: str) -> None:
+        registered = self.runtime()
+        if registered is None:
+            pytest.skip("the adapter registers no runtime")
+        original = sample_tools()[name]
+        with registered.adopted(registered.native(original)) as back:
+            for field in self.round_trip_fields:
+                want, got = getattr(original, field, None), getattr(back, field, None)
+                if field == "meta":
+                    want, got = dict(want or {}), dict(got or {})
+                assert got == want, f"{field}: {got!r} != {want!r}"
+            assert input_json_schema(back) == input_json_schema(original)
+            if name in VALID_CALLS:
+                arguments, expected = VALID_CALLS[name]
+                assert jsonable(call(back, arguments, self.context())) == expected
 
     def test_round_trip_restores_a_renamed_tool(self) -> None:
         back = self.from_native(self.to_native(tool(_add, name=RENAMED)))

@@ -1,0 +1,583 @@
+"""The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+import warnings
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+import standard_tool as st
+from standard_tool.adapters import Adapter
+from standard_tool.dialects import dialects
+from standard_tool.registry import get_plugin_manager, runtime
+
+from ._bounded import StepTimeout, bounded
+from ._errors import FAILED, USAGE, CommandError, one_line
+from ._render import arguments_summary, console, print_json, summary
+from ._sources import FORMS, find_tool, open_source
+
+__all__ = ["cli", "main"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+PROG = "standard-tool"
+SOURCE_HELP = f"""SOURCE is {FORMS}: a standard tool, a list of tools, a framework's tool, toolkit or
+toolset (anything an installed adapter adopts), or the tools of an MCP server."""
+
+
+def _debug(command: F) -> F:
+    return click.option(
+        "--debug", is_flag=True, expose_value=False, help="Show the traceback of an error."
+    )(command)
+
+
+def _json(command: F) -> F:
+    return click.option(
+        "--json", "as_json", is_flag=True, help="Machine-readable output: JSON on stdout."
+    )(command)
+
+
+def _timeout(command: F) -> F:
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        default=60.0,
+        show_default=True,
+        help="Seconds a tool call (and an MCP server's answer) may take.",
+    )(command)
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="""\b
+Examples:
+  standard-tool targets
+  standard-tool list examples/weather.py:TOOLS
+  standard-tool show examples/weather.py:TOOLS multiply --as openapi-3.0
+  standard-tool call examples/weather.py:TOOLS multiply --input '{"a": 6, "b": 7}'
+  standard-tool check examples/weather.py:TOOLS
+  standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
+  standard-tool list 'mcp+stdio:uvx mcp-server-time'
+
+Exit status: 0 on success, 1 when a tool or a check fails, 2 on a usage error.""",
+)
+@click.version_option(package_name="standard-tool-cli", prog_name=PROG)
+@_debug
+def cli() -> None:
+    """Inspect, convert, call, serve and check tools from any source.
+
+    Every framework is reached through the adapters installed beside standard-tool
+    (`standard-tool targets` lists them).
+    """
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool targets
+  standard-tool targets --json"""
+)
+@_json
+@_debug
+def targets(as_json: bool) -> None:
+    """The installed targets, with their frameworks' versions.
+
+    A target with a runtime can run tools the way its framework does (`call --via`,
+    `check`). `show --as` also takes the JSON Schema dialects listed after the targets.
+    """
+    rows = [
+        {
+            "target": info.name,
+            "framework": info.distribution,
+            "version": info.version,
+            "runtime": has_runtime(info.name),
+        }
+        for info in st.targets()
+    ]
+    if as_json:
+        print_json({"targets": rows, "dialects": dialects()})
+        return
+    from rich.table import Table
+
+    table = Table("target", "framework", "version", "runtime", title="Installed targets")
+    for row in rows:
+        table.add_row(
+            str(row["target"]),
+            str(row["framework"]),
+            str(row["version"] or "-"),
+            "yes" if row["runtime"] else "-",
+        )
+    out = console()
+    out.print(table)
+    out.print(f"JSON Schema dialects (show --as): {', '.join(dialects())}")
+
+
+@cli.command(
+    "list",
+    epilog="""\b
+Examples:
+  standard-tool list examples/weather.py:TOOLS
+  standard-tool list examples/weather.py:TOOLS --json
+  standard-tool list 'mcp+stdio:uvx mcp-server-time'
+  standard-tool list http://127.0.0.1:8000/mcp""",
+)
+@click.argument("source")
+@_json
+@_timeout
+@_debug
+def list_(source: str, as_json: bool, timeout: float) -> None:
+    """The tools SOURCE holds: name, title, description and arguments."""
+    with ExitStack() as stack:
+        tools = open_source(source, stack, timeout=timeout)
+        if as_json:
+            print_json([standard_declaration(tool) for tool in tools])
+            return
+        from rich.table import Table
+
+        table = Table("name", "title", "description", "arguments (*: required)", show_lines=True)
+        for tool in tools:
+            table.add_row(
+                tool.name,
+                getattr(tool, "title", None) or "",
+                summary(tool.description),
+                arguments_summary(st.input_json_schema(tool)),
+            )
+        console().print(table)
+
+
+def has_runtime(target: str) -> bool:
+    """Whether ``target``'s adapter has a runtime; an ``Adapter`` says so without importing
+    its framework, another plugin is asked through the registry."""
+    manager = get_plugin_manager()
+    owner = manager.target_owners().get(target)
+    if owner is None:
+        return False
+    plugin = manager.get_plugin(owner[0])
+    if isinstance(plugin, Adapter):
+        return plugin.runtime is not None
+    return runtime(target) is not None
+
+
+def standard_declaration(tool: Any, dialect: str = "draft-2020-12") -> dict[str, Any]:
+    """The tool as the standard describes it, with its schemas in ``dialect``."""
+    return {
+        "name": tool.name,
+        "title": getattr(tool, "title", None),
+        "description": tool.description,
+        "input_schema": st.input_json_schema(tool, target=dialect),
+        "output_schema": st.output_json_schema(tool, target=dialect),
+        "meta": st.jsonable(dict(getattr(tool, "meta", None) or {})),
+    }
+
+
+def _declaration(tool: Any, target: str) -> Any:
+    installed = [info.name for info in st.targets()]
+    if target == "standard":
+        return standard_declaration(tool)
+    if target in installed:
+        registered = runtime(target)
+        if registered is not None:
+            return registered.declaration(registered.native(tool))
+        native = st.convert(tool, to=target)
+        try:
+            return st.jsonable(native)
+        except st.StandardToolError:
+            raise CommandError(
+                f"target {target!r} makes a {type(native).__qualname__}, which has no JSON form "
+                "and no runtime to describe it"
+            ) from None
+    if target in dialects():
+        return standard_declaration(tool, target)
+    raise CommandError(
+        f"--as {target!r} is neither an installed target ({', '.join(installed)}) nor a JSON "
+        f"Schema dialect ({', '.join(dialects())}); `standard-tool targets` lists both"
+    )
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool show examples/weather.py:TOOLS get_forecast
+  standard-tool show examples/weather.py:TOOLS get_forecast --as draft-07
+  standard-tool show examples/weather.py:TOOLS get_forecast --as langchain
+  standard-tool show examples/weather.py:TOOLS get_forecast --as mcp"""
+)
+@click.argument("source")
+@click.argument("tool")
+@click.option(
+    "--as",
+    "target",
+    default="standard",
+    show_default=True,
+    help="A target (its framework's definition or provider envelope) or a JSON Schema dialect.",
+)
+@_timeout
+@_debug
+def show(source: str, tool: str, target: str, timeout: float) -> None:
+    """The declaration of TOOL as a target sees it, as JSON.
+
+    `--as standard` (the default) is the standard declaration (name, title, description,
+    input and output JSON Schema, meta); a JSON Schema dialect (`draft-07`, `openapi-3.0`)
+    gives the same with the schemas in that dialect; an installed target gives what that
+    framework sends a model (`langchain`: `convert_to_openai_tool`, `mcp`: the `tools/list`
+    entry, `pydantic-ai`: the `ToolDefinition`, a provider: its envelope).
+    """
+    with ExitStack() as stack:
+        found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
+        try:
+            declaration = _declaration(found, target)
+        except st.StandardToolError as error:
+            raise CommandError(
+                f"cannot show {tool!r} as {target!r}: {one_line(str(error))}", FAILED
+            ) from error
+        print_json(declaration)
+
+
+def _json_value(text: str, option: str) -> Any:
+    """The JSON value of an option: inline JSON, ``@path`` to a file, or ``-`` for stdin."""
+    if text == "-":
+        text = sys.stdin.read()
+    elif text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as error:
+            raise CommandError(
+                f"{option} {text!r}: cannot read the file ({error.strerror}); give a path that "
+                "exists after @"
+            ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CommandError(
+            f"{option} is not valid JSON ({error.msg} at line {error.lineno} column "
+            f"{error.colno}); quote it for the shell, e.g. {option} '{{\"a\": 1}}'"
+        ) from None
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool call examples/weather.py:TOOLS multiply --input '{"a": 6, "b": 7}'
+  standard-tool call examples/weather.py:TOOLS multiply --input '{"a": 6, "b": 7}' --via langchain
+  standard-tool call examples/weather.py:TOOLS wait_and_echo --input @args.json --json
+  echo '{"timezone": "Europe/Paris"}' | \\
+    standard-tool call 'mcp+stdio:uvx mcp-server-time' get_current_time --input -"""
+)
+@click.argument("source")
+@click.argument("tool")
+@click.option(
+    "--input",
+    "input_text",
+    default="{}",
+    show_default=True,
+    help="The arguments, as JSON (@path reads a file, - reads stdin).",
+)
+@click.option("--via", help="Run the call through this target's own runtime (e.g. langchain).")
+@click.option("--context", "context_text", help="The per-call context, as JSON.")
+@_json
+@_timeout
+@_debug
+def call(
+    source: str,
+    tool: str,
+    input_text: str,
+    via: str | None,
+    context_text: str | None,
+    as_json: bool,
+    timeout: float,
+) -> None:
+    """Run TOOL once and print its result (JSON) or its error.
+
+    Without `--via` the tool is called directly; with it, the tool is converted to that
+    target and run as its framework runs a model's tool call (LangChain: `invoke` with a
+    `ToolCall`; MCP: served in memory and called by a client; PydanticAI and LlamaIndex: an
+    agent run with a scripted model), and what the model would get back is printed.
+    """
+    arguments = _json_value(input_text, "--input")
+    context = None if context_text is None else _json_value(context_text, "--context")
+    with ExitStack() as stack:
+        found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
+        value, error = _run(found, arguments, context, via, timeout)
+    if as_json:
+        print_json({"tool": tool, "via": via, "ok": error is None, "value": value, "error": error})
+    elif error is None:
+        print_json(value)
+    if error is not None:
+        if not as_json:
+            click.echo(f"{PROG} call: {error}", err=True)
+        sys.exit(FAILED)
+
+
+def _run(
+    tool: Any, arguments: Any, context: Any, via: str | None, timeout: float
+) -> tuple[Any, str | None]:
+    if via is None or via == "standard":
+        try:
+            return st.jsonable(st.call(tool, arguments, context, timeout=timeout)), None
+        except st.StandardToolError as error:
+            return None, one_line(str(error))
+    try:
+        registered = runtime(via)
+    except st.UnknownTargetError as error:
+        raise CommandError(f"--via: {one_line(str(error))}") from error
+    if registered is None:
+        with_runtime = [info.name for info in st.targets() if has_runtime(info.name)]
+        raise CommandError(
+            f"--via {via!r}: that target has no runtime to call through (an export-only "
+            f"target); targets with one: {', '.join(with_runtime) or 'none'}"
+        )
+    try:
+        outcome = bounded(
+            timeout + 10, lambda: registered.call(registered.native(tool), arguments, context)
+        )
+    except st.UsageError as error:
+        raise CommandError(f"--via {via!r}: {one_line(str(error))}") from error
+    except (st.StandardToolError, StepTimeout) as error:
+        return None, f"through {via}: {one_line(str(error))}"
+    if outcome.error is not None:
+        return None, f"through {via}: {one_line(outcome.error)}"
+    return outcome.value, None
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool serve examples/weather.py:TOOLS
+  standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
+  standard-tool serve 'mcp+stdio:uvx mcp-server-time' --transport streamable-http --port 0
+
+An MCP client configuration runs it over stdio, e.g.
+  {"command": "uv", "args": ["run", "standard-tool", "serve", "my_tools.py:TOOLS"]}"""
+)
+@click.argument("source")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "streamable-http"]),
+    default="stdio",
+    show_default=True,
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="streamable-http only.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="streamable-http only; 0 takes a free port.",
+)
+@click.option("--name", default="standard-tool", show_default=True, help="The server's name.")
+@_timeout
+@_debug
+def serve(source: str, transport: str, host: str, port: int, name: str, timeout: float) -> None:
+    """Serve the tools of SOURCE over MCP until stopped (Ctrl-C).
+
+    One line on stderr says what is served and where; over stdio, stdout is the MCP channel.
+    """
+    try:
+        from standard_tool_mcp import serve as serve_mcp
+    except ImportError:
+        raise CommandError(
+            "serve needs the MCP adapter; install it: pip install standard-tool-mcp"
+        ) from None
+    with ExitStack() as stack:
+        tools = open_source(source, stack, timeout=timeout)
+        try:
+            serve_mcp(tools, transport, host, port, name=name)  # type: ignore[arg-type]
+        except KeyboardInterrupt:
+            return
+        except st.UsageError as error:
+            raise CommandError(f"cannot serve SOURCE {source!r}: {one_line(str(error))}") from error
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool check examples/weather.py:TOOLS
+  standard-tool check examples/weather.py:TOOLS --target langchain --target mcp
+  standard-tool check 'mcp+stdio:uvx mcp-server-time' --json"""
+)
+@click.argument("source")
+@click.option(
+    "--target",
+    "-t",
+    "only",
+    multiple=True,
+    help="Check only this target (repeatable; default: every installed one).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 50),
+    default=5,
+    show_default=True,
+    help="Generated inputs tried, at most, until the tool accepts one.",
+)
+@_json
+@_timeout
+@_debug
+def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float) -> None:
+    """Run every tool of SOURCE through every installed target; print a pass/fail matrix.
+
+    For each tool, inputs are generated from its input schema (hypothesis-jsonschema, the
+    same on every run) until a direct call accepts one. Then, for each target: `convert`
+    (the tool converts), `schema` (a model is shown the tool's input schema unchanged),
+    `round trip` (adopted back, name, title, description, meta and both schemas are the
+    same), `call` (run by the framework's own runtime with that input, it gives the direct
+    call's result, or fails as it does). Exits 1 when any check fails.
+    """
+    from ._check import CHECKS, DIRECT, check_tool
+
+    installed = [info.name for info in st.targets()]
+    unknown = [name for name in only if name not in installed]
+    if unknown:
+        raise CommandError(
+            f"--target {unknown[0]!r} is not installed; installed targets: {', '.join(installed)}"
+        )
+    names = [DIRECT, *(name for name in installed if name != DIRECT)]
+    names = [name for name in names if not only or name in only]
+    with ExitStack() as stack:
+        tools = open_source(source, stack, timeout=timeout)
+        results = _checked(tools, names, samples, timeout, check_tool)
+    failures = [r for r in results if r.status == "fail"]
+    if as_json:
+        print_json(
+            {
+                "source": source,
+                "targets": names,
+                "checks": list(CHECKS),
+                "passed": not failures,
+                "results": [vars(r) for r in results],
+            }
+        )
+    else:
+        _matrix(tools, names, results)
+    if failures:
+        sys.exit(FAILED)
+
+
+def _checked(
+    tools: Sequence[Any], names: Sequence[str], samples: int, timeout: float, check_tool: Any
+) -> list[Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    results: list[Any] = []
+    err = console(stderr=True)
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("checking", total=len(tools) * len(names))
+        for tool in tools:
+            progress.update(task, description=f"{tool.name}: generating inputs")
+
+            def done(target: str, name: str = tool.name) -> None:
+                progress.update(task, advance=1, description=f"{name}: {target} checked")
+
+            results += check_tool(tool, names, timeout=timeout, samples=samples, progress=done)
+    return results
+
+
+def _matrix(tools: Sequence[Any], names: Sequence[str], results: Sequence[Any]) -> None:
+    from rich.table import Table
+
+    out = console()
+    table = Table("tool", *("direct" if n == "standard" else n for n in names), title="check")
+    for tool in tools:
+        cells = []
+        for name in names:
+            mine = [r for r in results if r.tool == tool.name and r.target == name]
+            ran = [r for r in mine if r.status != "skip"]
+            failed = [r for r in ran if r.status == "fail"]
+            if failed:
+                cells.append(f"[red]FAIL[/red] {len(ran) - len(failed)}/{len(mine)}")
+            elif ran:
+                cells.append(f"[green]pass[/green] {len(ran)}/{len(mine)}")
+            else:
+                cells.append("[dim]skip[/dim]")
+        table.add_row(tool.name, *cells)
+    out.print(table)
+    failures = [r for r in results if r.status == "fail"]
+    skipped = {(r.target, r.check, r.reason) for r in results if r.status == "skip"}
+    for r in failures:
+        out.print(
+            f"FAIL {r.tool} -> {r.target}, {r.check}: {r.reason}", markup=False, soft_wrap=True
+        )
+    for target, check, reason in sorted(skipped):
+        out.print(
+            f"skipped {check} for {target}: {reason}", markup=False, style="dim", soft_wrap=True
+        )
+    passed = sum(r.status == "pass" for r in results)
+    out.print(
+        f"{len(tools)} tool(s) x {len(names)} target(s): {passed} checks passed, "
+        f"{len(failures)} failed, {len(results) - passed - len(failures)} skipped",
+        markup=False,
+    )
+
+
+for _command in (list_, show, call, serve, check):
+    _command.help = f"{_command.help}\n\n{SOURCE_HELP}"
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """Warnings (a plugin skipped, a malformed MCP tool) as one line on stderr."""
+    print(f"{PROG}: warning: {one_line(str(message))}", file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and exit with its status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    command = next((arg for arg in args if not arg.startswith("-")), None)
+    where = f"{PROG} {command}" if command in cli.commands else PROG
+    if not debug:
+        warnings.showwarning = _show_warning
+    try:
+        status = cli.main(args=args, prog_name=PROG, standalone_mode=False)
+    except click.exceptions.Exit as exit_:
+        status = exit_.exit_code
+    except click.UsageError as error:
+        path = error.ctx.command_path if error.ctx else where
+        message = f"{path}: {one_line(error.format_message())} (see '{path} --help')"
+        status = _fail(message, error.exit_code, debug)
+    except click.ClickException as error:
+        status = _fail(f"{where}: {one_line(error.format_message())}", error.exit_code, debug)
+    except click.Abort:
+        status = _fail(f"{where}: aborted", 130, False)
+    except CommandError as error:
+        status = _fail(f"{where}: {error.message}", error.status, debug)
+    except st.UsageError as error:
+        status = _fail(f"{where}: {one_line(str(error))}", USAGE, debug)
+    except st.StandardToolError as error:
+        status = _fail(f"{where}: {one_line(str(error))}", FAILED, debug)
+    except KeyboardInterrupt:
+        status = _fail(f"{where}: interrupted", 130, False)
+    except Exception as error:
+        status = _fail(
+            f"{where}: unexpected {type(error).__name__}: {one_line(str(error))} "
+            "(--debug shows the traceback)",
+            FAILED,
+            debug,
+        )
+    sys.exit(status if isinstance(status, int) else 0)
+
+
+def _fail(message: str, status: int, debug: bool) -> int:
+    if debug:
+        traceback.print_exc()
+    print(message, file=sys.stderr, flush=True)
+    return status

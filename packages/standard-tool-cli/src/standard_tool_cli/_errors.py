@@ -1,0 +1,28 @@
+"""The command line's own error: one line for stderr, and the exit status."""
+
+from __future__ import annotations
+
+__all__ = ["FAILED", "USAGE", "CommandError", "one_line"]
+
+FAILED = 1
+"""Exit status when a tool or a check fails."""
+USAGE = 2
+"""Exit status when the command is used wrongly (bad SOURCE, unknown tool, bad JSON...)."""
+
+
+class CommandError(Exception):
+    """What went wrong, where, and how to fix it, for one line on stderr."""
+
+    def __init__(self, message: str, status: int = USAGE) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: its lines joined with ``; `` (an error that lists issues)."""
+    out = ""
+    for line in (line.strip().removeprefix("- ") for line in text.splitlines()):
+        if line:
+            out += ("" if not out else " " if out.endswith(":") else "; ") + line
+    return out

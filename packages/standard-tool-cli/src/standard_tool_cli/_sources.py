@@ -1,0 +1,191 @@
+"""SOURCE: where the tools come from (a Python object, a file's object, or an MCP server)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import standard_tool as st
+from standard_tool.registry import adopt_tools, is_standard_tool
+
+from ._errors import FAILED, CommandError, one_line
+
+__all__ = ["FORMS", "MCP_STDIO", "find_tool", "load_object", "open_source"]
+
+MCP_STDIO = "mcp+stdio:"
+FORMS = (
+    "package.module:attribute, path/to/file.py:attribute, "
+    "'mcp+stdio:COMMAND ARGS...' or an http(s):// URL"
+)
+"""The forms a SOURCE takes, for messages."""
+
+
+def open_source(source: str, stack: ExitStack, *, timeout: float | None = 60) -> list[Any]:
+    """The standard tools ``source`` holds; an MCP session stays open until ``stack`` closes."""
+    if source.startswith(MCP_STDIO):
+        command = shlex.split(source.removeprefix(MCP_STDIO))
+        if not command:
+            raise CommandError(
+                f"SOURCE {source!r} names no command; write 'mcp+stdio:COMMAND ARGS...', "
+                "e.g. 'mcp+stdio:uvx mcp-server-time'"
+            )
+        return _connect(source, command, stack, timeout)
+    if source.startswith(("http://", "https://")):
+        return _connect(source, source, stack, timeout)
+    tools = _adopt(source, load_object(source))
+    if not tools:
+        raise CommandError(f"SOURCE {source!r} holds no tools; give a tool or a non-empty list")
+    return tools
+
+
+def _connect(source: str, server: Any, stack: ExitStack, timeout: float | None) -> list[Any]:
+    try:
+        from standard_tool_mcp import connect
+    except ImportError:
+        raise CommandError(
+            f"SOURCE {source!r} is an MCP server, which needs the MCP adapter; "
+            "install it: pip install standard-tool-mcp"
+        ) from None
+    try:
+        tools: list[Any] = stack.enter_context(connect(server, timeout=timeout))
+    except st.UsageError as error:
+        raise CommandError(f"SOURCE {source!r}: {one_line(str(error))}") from error
+    except Exception as error:
+        raise CommandError(
+            f"cannot reach the MCP server of SOURCE {source!r}: {_describe(error)}; check that "
+            "the command runs (or the URL answers) on its own",
+            FAILED,
+        ) from error
+    return tools
+
+
+def _describe(error: BaseException) -> str:
+    """The innermost meaningful error of ``error`` (task groups nest what failed)."""
+    while getattr(error, "exceptions", None):  # an exception group: what failed inside
+        error = error.exceptions[0]  # type: ignore[attr-defined]
+    text = one_line(str(error))
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def load_object(source: str) -> Any:
+    """The object ``package.module:attribute`` or ``path/to/file.py:attribute`` names."""
+    where, colon, attribute = source.rpartition(":")
+    if not colon or not where or not attribute:
+        raise CommandError(
+            f"SOURCE {source!r} names no attribute; write {FORMS} (e.g. examples/weather.py:TOOLS)"
+        )
+    if where.endswith(".py") or "/" in where or os.sep in where:
+        module = _load_file(source, Path(where))
+    else:
+        module = _import(source, where)
+    obj: Any = module
+    walked: list[str] = []
+    for part in attribute.split("."):
+        if not hasattr(obj, part):
+            owner = ".".join([where, *walked]) if walked else where
+            raise CommandError(
+                f"{owner!r} has no attribute {part!r} (SOURCE {source!r}); "
+                f"{_candidates(module) if not walked else 'check the name'}"
+            )
+        obj = getattr(obj, part)
+        walked.append(part)
+    return obj
+
+
+def _load_file(source: str, path: Path) -> Any:
+    if not path.is_file():
+        raise CommandError(
+            f"no file {str(path)!r} (SOURCE {source!r}); give a path to a Python file, "
+            f"relative to {os.getcwd()} or absolute"
+        )
+    path = path.resolve()
+    name = f"standard_tool_source_{abs(hash(str(path)))}"
+    if name in sys.modules:
+        return sys.modules[name]
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # as `python path/to/file.py` does, for its own imports
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise CommandError(f"{str(path)!r} cannot be loaded as Python (SOURCE {source!r})")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        del sys.modules[name]
+        raise CommandError(
+            f"loading {str(path)!r} raised {_describe(error)} (SOURCE {source!r}); "
+            "fix the file (--debug shows the traceback)"
+        ) from error
+    return module
+
+
+def _import(source: str, name: str) -> Any:
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` does: modules of the current folder
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name and (name == error.name or name.startswith(error.name + ".")):
+            raise CommandError(
+                f"no module {name!r} (SOURCE {source!r}); install it, run from the folder "
+                "that holds it, or give a file: path/to/file.py:attribute"
+            ) from error
+        raise CommandError(
+            f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
+            "install what it needs"
+        ) from error
+    except Exception as error:
+        raise CommandError(
+            f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
+            "fix the module (--debug shows the traceback)"
+        ) from error
+
+
+def _candidates(module: Any) -> str:
+    """A hint naming the module's attributes that hold tools."""
+    names = sorted(
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_")
+        and (
+            is_standard_tool(value)
+            or (isinstance(value, (list, tuple)) and value and all(map(is_standard_tool, value)))
+        )
+    )
+    return f"its tools: {', '.join(names)}" if names else "it holds no standard tools"
+
+
+def _adopt(source: str, obj: Any) -> list[Any]:
+    try:
+        return adopt_tools(obj)
+    except st.UnsupportedObjectError as error:
+        installed = ", ".join(target.name for target in st.targets())
+        raise CommandError(
+            f"SOURCE {source!r} is a {type(obj).__module__}.{type(obj).__qualname__}, which no "
+            f"installed adapter adopts (installed targets: {installed}); give a tool, a list "
+            "of tools, or a framework's tool, toolkit or toolset"
+        ) from error
+    except st.StandardToolError as error:
+        raise CommandError(
+            f"cannot adopt the tools of SOURCE {source!r}: {one_line(str(error))}"
+        ) from error
+
+
+def find_tool(tools: Sequence[Any], name: str, source: str) -> Any:
+    """The tool named ``name``; a usage error naming the ones there are otherwise."""
+    found = [tool for tool in tools if tool.name == name]
+    if len(found) == 1:
+        return found[0]
+    names = ", ".join(tool.name for tool in tools)
+    if found:
+        raise CommandError(f"{len(found)} tools are named {name!r} in SOURCE {source!r}")
+    raise CommandError(f"no tool {name!r} in SOURCE {source!r}; its tools: {names}")

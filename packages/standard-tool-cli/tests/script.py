@@ -1,0 +1,41 @@
+"""The ``standard-tool`` console script, run in a subprocess from the repository root."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = Path(sys.executable).parent / "standard-tool"
+SOURCES = "packages/standard-tool-cli/tests/sources.py"
+WEATHER = "examples/weather.py:TOOLS"
+MCP_TIME = f"mcp+stdio:{sys.executable} -m mcp_server_time"
+"""mcp-server-time from PyPI (a test dependency), started over stdio by the command."""
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def run_script(
+    *args: str, stdin: str | None = None, timeout: float = 120, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """``standard-tool ARGS...`` (from the repository root): exit status, stdout and stderr."""
+    return subprocess.run(
+        [str(SCRIPT), *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture
+def run() -> Run:
+    return run_script
+
+
+__all__ = ["MCP_TIME", "ROOT", "SCRIPT", "SOURCES", "WEATHER", "Run", "run", "run_script"]

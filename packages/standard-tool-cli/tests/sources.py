@@ -1,0 +1,53 @@
+"""Tools the command-line tests load as SOURCE (``packages/standard-tool-cli/tests/sources.py:...``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from standard_tool import Tool, tool
+
+
+@tool
+def whoami(label: str, context: Any = None) -> dict[str, Any]:
+    """Say which label and which context the call had."""
+    return {"label": label, "context": context}
+
+
+@tool
+def explode(reason: str) -> str:
+    """Fail on purpose."""
+    raise RuntimeError(f"exploded: {reason}")
+
+
+def _shout(input: str, context: Any = None) -> str:
+    return input.upper()
+
+
+shout = Tool(
+    name="shout",
+    description="Shout a string (its input is not an object: no framework takes that).",
+    input_schema={"type": "string"},
+    execute=_shout,
+)
+
+TOOLS = [whoami, explode]
+NOT_A_TOOL = 42
+BROKEN = [shout]
+
+
+def langchain_tools() -> Any:
+    """A LangChain toolkit with one native tool."""
+    from langchain_core.tools import BaseTool, BaseToolkit, StructuredTool
+
+    def add(a: int, b: int = 1) -> int:
+        """Add two integers."""
+        return a + b
+
+    class Kit(BaseToolkit):
+        def get_tools(self) -> list[BaseTool]:
+            return [StructuredTool.from_function(add)]
+
+    return Kit()
+
+
+TOOLKIT = langchain_tools()
