@@ -14,7 +14,7 @@ def _section() -> str:
 
 
 def test_the_readme_shows_the_toy_plugin_modules() -> None:
-    for module in ("_plugin.py", "_convert.py"):
+    for module in ("_plugin.py", "_convert.py", "_runtime.py"):
         source = (TOY / "src" / "standard_tool_toy" / module).read_text().rstrip()
         assert f"```python\n{source}\n```" in _section(), module
 
@@ -24,5 +24,5 @@ def test_the_readme_shows_the_toy_entry_point_and_contract() -> None:
     entry = '[project.entry-points.standard_tool]\ntoy = "standard_tool_toy._plugin:adapter"'
     assert entry in pyproject and f"```toml\n{entry}\n```" in _section()
     contract = (ROOT / "integration_tests" / "test_toy_contract.py").read_text()
-    shown = contract[contract.index("import json") :].rstrip()
+    shown = contract[contract.index("from standard_tool.names") :].rstrip()
     assert f"```python\n{shown}\n```" in _section()

@@ -9,7 +9,9 @@ from standard_tool import Tool, tool
 
 @tool
 def whoami(label: str, context: Any = None) -> dict[str, Any]:
-    """Say which label and which context the call had."""
+    """Say which label and which context the call had (served over MCP: the request's _meta)."""
+    if isinstance(context, dict) and "session" in context:  # the server session is not data
+        context = {"meta": context.get("meta")}
     return {"label": label, "context": context}
 
 

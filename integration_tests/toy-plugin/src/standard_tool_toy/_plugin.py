@@ -8,4 +8,5 @@ adapter = Adapter(
     export="standard_tool_toy._convert:to_toy",
     adopt="standard_tool_toy._convert:from_toy",
     native=("standard_tool_toy._toy:ToyTool",),
+    runtime="standard_tool_toy._runtime:runtime",
 )
