@@ -18,21 +18,29 @@ from standard_tool_mcp import Connection, _compat, connect, to_mcp_server, to_mc
 
 @dataclass
 class Served:
-    """What exporting a tool gives MCP: its descriptor and a server that runs it."""
+    """What exporting a tool gives MCP: its descriptor and a server that runs it (an
+    in-process server, or the ``http://`` URL of one served over streamable HTTP)."""
 
     descriptor: Any
     server: Any
 
 
+def _session(server: Any) -> Any:
+    """A client session to ``server``: in memory, or over streamable HTTP for a URL."""
+    if isinstance(server, str):
+        return _compat.open_session(_compat.http_client_transport(server, None), 10)
+    return _compat.memory_session(server)
+
+
 async def _listed(server: Any) -> Any:
-    async with _compat.memory_session(server) as session:
+    async with _session(server) as session:
         return (await _compat.list_tools_page(session, None))[0][0]
 
 
 async def _call(
     server: Any, name: str, arguments: Mapping[str, Any], meta: Mapping[str, Any]
 ) -> Any:
-    async with _compat.memory_session(server) as session:
+    async with _session(server) as session:
         return await _compat.call_tool(session, name, dict(arguments), 10, meta)
 
 
