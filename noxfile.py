@@ -53,6 +53,7 @@ from typing import Any
 
 import nox
 import nox.project
+from packaging.requirements import Requirement
 from packaging.version import Version
 
 nox.needs_version = ">=2025.5.1"
@@ -78,6 +79,12 @@ LINT_REQUIRES = (
 )
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
+INTEGRATION_REQUIRES = (
+    "pytest-examples>=0.0.18",
+    "hypothesis>=6.100,<6.170.10",
+    "hypothesis-jsonschema>=0.23",
+)
+"""hypothesis 6.170.10 removed an internal that hypothesis-jsonschema 0.23.1 (the newest) uses."""
 CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
 FRAMEWORK_MODULES = ("langchain_core", "llama_index", "mcp", "pydantic_ai")
 """The import names of the frameworks; the core-only sessions have none of them."""
@@ -132,10 +139,9 @@ def _pytest(*paths: str) -> tuple[str, ...]:
 
 def declared(path: str, distribution: str) -> str:
     """The requirement on ``distribution`` in the dependencies of the package at ``path``."""
-    from packaging.requirements import Requirement
-
     config = nox.project.load_toml(ROOT / path / "pyproject.toml")
-    for line in config["project"]["dependencies"]:
+    lines: list[str] = config["project"]["dependencies"]
+    for line in lines:
         if Requirement(line).name == distribution:
             return line
     raise LookupError(f"{path} does not depend on {distribution}")
@@ -270,7 +276,7 @@ def envs() -> list[Env]:
         Env(
             "integration",
             "Every adapter together, newest frameworks; every Python block of every README.",
-            requires=(*TEST_REQUIRES, "pytest-examples>=0.0.18", *integration),
+            requires=(*TEST_REQUIRES, *INTEGRATION_REQUIRES, *integration),
             local=(*packages, TOY),
             commands=(_pytest("integration_tests"),),
         )

@@ -136,7 +136,10 @@ def rows() -> list[Row]:
                 session.strip("`"),
                 python,
                 tuple(re.findall(r"`([^`]+)`", ranges)),
-                dict(item.rsplit(" ", 1) for item in installed.split(", ")),
+                {
+                    name: version
+                    for name, version in (i.rsplit(" ", 1) for i in installed.split(", "))
+                },
                 importable,
                 int(passed),
                 int(skipped),
