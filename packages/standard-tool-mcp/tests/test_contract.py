@@ -12,7 +12,7 @@ import pytest
 from standard_tool import StandardTool, convert
 from standard_tool._call import run_sync
 from standard_tool.names import MCP_NAMES
-from standard_tool.testing import AdapterContract, NativeOutcome
+from standard_tool.testing import AdapterContract, NativeOutcome, outcome_from_json_text
 from standard_tool_mcp import Connection, _compat, connect, to_mcp_server, to_mcp_tool
 
 
@@ -88,6 +88,8 @@ class TestMCPContract(AdapterContract):
         if wire.get("isError"):
             return NativeOutcome(error=text)
         structured = wire.get("structuredContent")
+        if structured is None:  # no output schema: the text is what the model gets
+            return outcome_from_json_text(text, is_error=False)
         output = wire and _compat.dump(native.descriptor).get("outputSchema") or {}
         if output.get("x-standard-tool-wrapped"):
             structured = structured["result"]
