@@ -14,6 +14,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     runtimes = sys.modules.get("runtimes")
     if runtimes is None or not runtimes.RESULTS:
         return
-    terminalreporter.write_sep("=", "every path: source (rows) x target (columns)")
+    terminalreporter.write_sep(
+        "=", "every path: source (rows; 'own API': written with it) x target (columns)"
+    )
     for line in runtimes.table():
         terminalreporter.write_line(line)

@@ -82,7 +82,7 @@ class Runtime:
     native_name: Callable[[Any], str] = field(default=lambda native: native.name)
 
 
-def _standard_run(
+def standard_run(
     tool: st.StandardTool, arguments: Mapping[str, Any], context: Mapping[str, Any]
 ) -> NativeOutcome:
     try:
@@ -123,7 +123,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             "standard",
             export=lambda tool: st.convert(tool, to="standard"),
             schema=st.input_json_schema,
-            run=_standard_run,
+            run=standard_run,
             adopt=st.adopt,
         )
     }

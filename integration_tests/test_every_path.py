@@ -10,6 +10,8 @@ The run ends with the source x target table.
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -128,4 +130,116 @@ def test_a_chain_of_hops_keeps_everything_at_every_hop(
             assert current.name == name and current.description == tool.description
             assert st.input_json_schema(current) == st.input_json_schema(tool)
             assert st.output_json_schema(current) == st.output_json_schema(tool)
+    assert not problems, problems
+
+
+# -- tools written with each framework's own API ------------------------------------------
+
+
+def native_tools(source: str) -> list[Any]:
+    """``multiply`` and ``refuse`` written with the source framework's own API."""
+
+    def multiply(a: int, b: int) -> int:
+        """Multiply two integers."""
+        return a * b
+
+    if source == "langchain":
+        from langchain_core.tools import StructuredTool, ToolException
+
+        def refuse(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ToolException(f"refused: {reason}")
+
+        return [
+            StructuredTool.from_function(multiply),
+            StructuredTool.from_function(refuse, handle_tool_error=True),
+        ]
+    if source == "pydantic-ai":
+        from pydantic_ai import ModelRetry, Tool
+
+        def refuse_retry(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ModelRetry(f"refused: {reason}")
+
+        return [Tool(multiply), Tool(refuse_retry, name="refuse")]
+    if source == "llama-index":
+        from llama_index.core.tools import FunctionTool
+
+        def refuse_error(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ValueError(f"refused: {reason}")
+
+        return [
+            FunctionTool.from_defaults(multiply),
+            FunctionTool.from_defaults(refuse_error, name="refuse"),
+        ]
+
+    from standard_tool_mcp import _compat
+
+    exceptions = "mcpserver" if _compat.MAJOR >= 2 else "fastmcp"
+    tool_error = importlib.import_module(f"mcp.server.{exceptions}.exceptions").ToolError
+
+    def refuse_sdk(reason: str) -> str:
+        """Refuse, saying why."""
+        raise tool_error(f"refused: {reason}")  # the SDK's model-facing error
+
+    return [sdk_served(multiply, "multiply"), sdk_served(refuse_sdk, "refuse")]
+
+
+def sdk_served(function: Any, name: str) -> Any:
+    """``function`` as the only tool of the MCP SDK's own server (``MCPServer``, ``FastMCP``
+    on 1.x), with its listed descriptor."""
+    from standard_tool_mcp import _compat
+
+    if _compat.MAJOR >= 2:
+        from mcp.server.mcpserver import MCPServer
+
+        server: Any = MCPServer("sdk")
+    else:
+        from mcp.server.fastmcp import FastMCP
+
+        server = FastMCP("sdk")
+    server.tool(name=name)(function)
+
+    async def listed() -> Any:
+        async with _compat.memory_session(server) as session:
+            return (await _compat.list_tools_page(session, None))[0][0]
+
+    return sys.modules["mcp_contract"].Served(runtimes.run_async(listed()), server)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("source", ["langchain", "pydantic-ai", "llama-index", "mcp"])
+def test_a_framework_native_tool_behaves_the_same_in_every_target(
+    rt: dict[str, Runtime], source: str, target: str
+) -> None:
+    """The adopted tool's verdict is the reference, and the source's own runtime gives the
+    results and failures: every target gives the same. (The frameworks' own runtimes do not
+    all refuse invalid input: LangChain raises pydantic's error out of ``invoke``, LlamaIndex
+    runs ``"six" * 7``; the adopted tool refuses it by its schema.)"""
+    problems = []
+    multiply, refuse = native_tools(source)
+    for native, valid, invalid in [
+        (multiply, [{"a": 6, "b": 7}], [{"a": "six", "b": 7}, {"a": 6}]),
+        (refuse, [{"reason": "no"}], [{}]),
+    ]:
+        adopted = rt[source].adopt(native)
+        exported = rt[target].export(adopted)
+        if rt[target].schema(exported) != st.input_json_schema(adopted):
+            problems.append(f"{adopted.name}: schema")
+        for arguments in valid:
+            want = rt[source].run(native, arguments, CONTEXT)
+            got = rt[target].run(exported, arguments, CONTEXT)
+            _clean(repr(got))
+            if (got.error is None) != (want.error is None) or got.value != want.value:
+                problems.append(f"{arguments}: {got} != {want}")
+            elif want.error is not None and "refused: no" not in (got.error or ""):
+                problems.append(f"{arguments}: {got}")
+        for arguments in invalid:
+            assert runtimes.standard_run(adopted, arguments, CONTEXT).error is not None
+            got = rt[target].run(exported, arguments, CONTEXT)
+            _clean(repr(got))
+            if got.error is None or adopted.name not in got.error:
+                problems.append(f"{arguments}: {got}")
+    RESULTS[(f"{source} (own API)", target)] = "ok" if not problems else f"{len(problems)} differ"
     assert not problems, problems
