@@ -32,6 +32,7 @@ import runtimes  # noqa: E402
 from runtimes import TARGETS, Runtime  # noqa: E402
 
 import standard_tool as st  # noqa: E402
+from standard_tool.exceptions import ConversionError  # noqa: E402
 from standard_tool.testing import SECRET, NativeOutcome, sample_tools  # noqa: E402
 from standard_tool_mcp import connect, to_asgi_app, to_mcp_server  # noqa: E402
 
@@ -474,3 +475,23 @@ def parse_token(label: str, context: Any = None) -> int:
 )
 def test_an_exception_quoting_the_context_does_not_leak_it(rt: dict[str, Runtime]) -> None:
     everywhere(rt, parse_token, {"label": "x"})
+
+
+# -- a description longer than LlamaIndex sends --------------------------------------------
+
+
+def test_a_description_over_1024_characters_is_kept_or_refused_clearly(
+    rt: dict[str, Runtime],
+) -> None:
+    """LlamaIndex's ``to_openai_tool`` raises past 1,024 characters: its adapter refuses such
+    a tool when converting, naming it; every other target carries the description whole."""
+    long = "Look an item up.\n\n" + "A rule about units and prices. " * 60
+    tool = st.tool(lambda sku: {"sku": sku}, name="lookup", description=long)
+    for target in TARGETS:
+        if target == "llama-index":
+            with pytest.raises(ConversionError, match="'lookup'.*1,024"):
+                rt[target].export(tool)
+            continue
+        native = rt[target].export(tool)
+        assert rt[target].run(native, {"sku": "A-1"}, CONTEXT).value == {"sku": "A-1"}, target
+        assert rt[target].adopt(native).description == long, target
