@@ -3,8 +3,9 @@
 - ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package.
 - ``repo``: the repository's own checks (``tests/``): tox.ini, the README, the CI script.
 - ``wheels``: every package built as a wheel and installed alone, with uv and with pip.
-- ``core`` / ``core-lowest``: the core and the toy third-party plugin, newest and lowest
-  dependency versions.
+- ``core-only`` / ``core-lowest``: the core and the toy third-party plugin, with no framework
+  installed (``integration_tests/core_only.py`` checks that none is importable), newest and
+  lowest dependency versions.
 - ``<adapter>-<version>``: one session per adapter and framework version. Each adapter declares
   its matrix in its own ``pyproject.toml``::
 
@@ -23,8 +24,14 @@
   official conformance suite (the MCP one runs on Node 22, installed from npm).
 - ``cli``: the ``standard-tool`` command (``packages/standard-tool-cli``, no framework matrix
   of its own) with every adapter and the newest frameworks, driven as a console script.
+- ``lowest``: every package installed together with ``--resolution lowest-direct`` (each
+  framework at its declared lower bound), on the oldest Python: each adapter's own tests.
 - ``integration``: every adapter together with the newest frameworks; also runs every Python
   block of every Markdown file.
+
+``nox -s matrix`` (not run by default) runs the matrix cells (the sessions with
+``Env.versions_of``: the core, adapter and lowest sessions), each writing a pytest JUnit report
+and the versions its venv holds, then writes ``COMPATIBILITY.md`` from those reports.
 
 Each session is an ``Env`` (what to install, what to run); ``tox.ini`` is written from the same
 list by ``nox -s tox-ini``, and the ``repo`` session fails when the committed file differs.
@@ -35,9 +42,12 @@ skipped). ``--download-python auto`` lets nox ask uv for one.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +55,7 @@ from typing import Any
 
 import nox
 import nox.project
+from packaging.requirements import Requirement
 from packaging.version import Version
 
 nox.needs_version = ">=2025.5.1"
@@ -62,6 +73,8 @@ CLI_TEST_REQUIRES = ("mcp-server-time",)
 """A real MCP server from PyPI that the command's tests start over stdio."""
 TOY = "integration_tests/toy-plugin"
 TEST_REQUIRES = ("pytest>=8", "pytest-asyncio>=0.23", "jsonschema>=4.20", "hypothesis>=6.100")
+LOWEST_TEST_REQUIRES = ("pytest>=8,<9", *TEST_REQUIRES[1:])
+"""For the lowest sessions: pytest 9 needs pluggy 1.6, above the core's lower bound (1.5)."""
 LINT_REQUIRES = (
     "ruff==0.17.6",
     "mypy==2.4.1",
@@ -71,6 +84,18 @@ LINT_REQUIRES = (
 )
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
+INTEGRATION_REQUIRES = (
+    "pytest-examples>=0.0.18",
+    "hypothesis>=6.100,<6.170.10",
+    "hypothesis-jsonschema>=0.23",
+)
+"""hypothesis 6.170.10 removed an internal that hypothesis-jsonschema 0.23.1 (the newest) uses."""
+CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
+FRAMEWORK_MODULES = ("langchain_core", "llama_index", "mcp", "pydantic_ai")
+"""The import names of the frameworks; the core-only sessions have none of them."""
+REPORTS = "STANDARD_TOOL_MATRIX_REPORTS"
+"""Set by ``nox -s matrix``: the folder where each cell writes its reports."""
+COMPATIBILITY = ROOT / "COMPATIBILITY.md"
 
 
 @dataclass(frozen=True)
@@ -85,15 +110,21 @@ class Env:
     local: tuple[str, ...] = ()
     """Packages of this repository, installed editable."""
     lowest: bool = False
-    """Install ``local`` with the lowest versions their dependency ranges allow."""
+    """Install ``local`` with the lowest versions their dependency ranges allow, first (the test
+    tools installed after them do not lower or raise what they share, such as pluggy)."""
     commands: tuple[tuple[str, ...], ...] = ()
+    versions_of: tuple[str, ...] = ()
+    """The distributions whose installed versions ``COMPATIBILITY.md`` shows; a session with
+    any is a cell of the compatibility matrix."""
+    ranges: tuple[str, ...] = ()
+    """The declared ranges of those distributions (dependency specifiers), for the table."""
 
     def installs(self) -> list[list[str]]:
         """The ``uv pip install`` argument lists, in order."""
         editable = [arg for path in self.local for arg in ("-e", path)]
         if not self.lowest:
             return [[*self.requires, *editable]]
-        return [list(self.requires), ["--resolution", "lowest-direct", *editable]]
+        return [["--resolution", "lowest-direct", *editable], list(self.requires)]
 
 
 def adapters() -> list[tuple[str, dict[str, Any]]]:
@@ -111,10 +142,37 @@ def _pytest(*paths: str) -> tuple[str, ...]:
     return ("python", "-m", "pytest", *paths, POSARGS)
 
 
+def declared(path: str, distribution: str) -> str:
+    """The requirement on ``distribution`` in the dependencies of the package at ``path``."""
+    config = nox.project.load_toml(ROOT / path / "pyproject.toml")
+    lines: list[str] = config["project"]["dependencies"]
+    for line in lines:
+        if Requirement(line).name == distribution:
+            return line
+    raise LookupError(f"{path} does not depend on {distribution}")
+
+
 def _newest(matrix: dict[str, Any]) -> list[str]:
     """The framework pin and extras of an adapter's newest matrix version."""
     version = max(matrix["versions"], key=Version)  # "0.12.52.post1" is a version too
     return [f"{matrix['framework']}=={version}", *matrix["versions"][version]]
+
+
+CORE_TESTS = (
+    f"{CORE}/tests",
+    "integration_tests/test_toy_contract.py",
+    "integration_tests/core_only.py",
+)
+"""What the core sessions run: the core's tests, the toy plugin's contract, and the check that
+no framework is importable there (a file pytest collects only when named, as here)."""
+LOWEST_IGNORE = {
+    "packages/standard-tool-langchain": (
+        "--ignore=packages/standard-tool-langchain/tests/test_community.py",
+    ),
+}
+"""Test modules the ``lowest`` session leaves out: they need a third-party tool package whose
+newest release needs a framework newer than the lower bound (langchain-community and its
+langchain need langchain-core 0.3.72+). The oldest adapter session runs them, pinned."""
 
 
 def envs() -> list[Env]:
@@ -122,6 +180,7 @@ def envs() -> list[Env]:
     packages = [CORE, *(path for path, _ in adapters())]
     newest = [req for _, matrix in adapters() for req in _newest(matrix)]
     test_requires = [req for _, matrix in adapters() for req in matrix.get("test-requires", [])]
+    core_ranges = tuple(declared(CORE, name) for name in CORE_DEPENDENCIES)
     out = [
         Env(
             "lint",
@@ -143,20 +202,24 @@ def envs() -> list[Env]:
             commands=(("python", ".ci/wheels.py", POSARGS),),
         ),
         Env(
-            "core",
-            "The core with the newest dependencies, and the toy third-party plugin.",
+            "core-only",
+            "The core alone with the newest dependencies, no framework installed; the toy plugin.",
             requires=TEST_REQUIRES,
             local=(CORE, TOY),
-            commands=(_pytest(f"{CORE}/tests", "integration_tests/test_toy_contract.py"),),
+            commands=(_pytest(*CORE_TESTS),),
+            versions_of=CORE_DEPENDENCIES,
+            ranges=core_ranges,
         ),
         Env(
             "core-lowest",
             "The core with the lowest versions its ranges allow, on the oldest Python.",
             python=LOWEST_PYTHON,
-            requires=TEST_REQUIRES,
+            requires=LOWEST_TEST_REQUIRES,
             local=(CORE, TOY),
             lowest=True,
-            commands=(_pytest(f"{CORE}/tests", "integration_tests/test_toy_contract.py"),),
+            commands=(_pytest(*CORE_TESTS),),
+            versions_of=CORE_DEPENDENCIES,
+            ranges=core_ranges,
         ),
     ]
     for path, matrix in adapters():
@@ -174,8 +237,30 @@ def envs() -> list[Env]:
                     ),
                     local=(CORE, path),
                     commands=(_pytest(f"{path}/tests"),),
+                    versions_of=(matrix["framework"],),
+                    ranges=(declared(path, matrix["framework"]),),
                 )
             )
+    frameworks = [matrix["framework"] for _, matrix in adapters()]
+    out.append(
+        Env(
+            "lowest",
+            "Every package together, each dependency at the lowest version its range allows "
+            "(uv's lowest-direct resolution), on the oldest Python: each adapter's own tests.",
+            python=LOWEST_PYTHON,
+            requires=(*LOWEST_TEST_REQUIRES, *test_requires),
+            local=tuple(packages),
+            lowest=True,
+            commands=tuple(
+                _pytest(f"{path}/tests", *LOWEST_IGNORE.get(path, ())) for path, _ in adapters()
+            ),
+            versions_of=(*frameworks, *CORE_DEPENDENCIES),
+            ranges=(
+                *(declared(path, matrix["framework"]) for path, matrix in adapters()),
+                *core_ranges,
+            ),
+        )
+    )
     for path, matrix in adapters():
         if (ROOT / path / "conformance").is_dir():
             short = path.rsplit("/", 1)[-1].removeprefix("standard-tool-")
@@ -205,7 +290,7 @@ def envs() -> list[Env]:
         Env(
             "integration",
             "Every adapter together, newest frameworks; every Python block of every README.",
-            requires=(*TEST_REQUIRES, "pytest-examples>=0.0.18", *integration),
+            requires=(*TEST_REQUIRES, *INTEGRATION_REQUIRES, *integration),
             local=(*packages, CLI, TOY),
             commands=(_pytest("integration_tests"),),
         )
@@ -248,14 +333,40 @@ def interpreter(version: str) -> str:
     return next((c for c in _candidates(version) if c and _runs(c, version)), version)
 
 
+VERSIONS = """
+import importlib.metadata, importlib.util, json, platform, sys
+def version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+names, modules = sys.argv[2].split(","), sys.argv[3].split(",")
+json.dump({
+    "python": platform.python_version(),
+    "versions": {name: version(name) for name in names},
+    "importable": [m for m in modules if importlib.util.find_spec(m) is not None],
+}, open(sys.argv[1], "w"))
+"""
+"""Run in a cell's venv: its Python, the versions of ``versions_of``, which frameworks import."""
+
+
 def _session(env: Env) -> None:
     def run(session: nox.Session) -> None:
         for install in env.installs():
             session.install(*install)
-        for command in env.commands:
+        reports = os.environ.get(REPORTS) if env.versions_of else None
+        if reports:
+            folder = Path(reports, env.name)
+            folder.mkdir(parents=True, exist_ok=True)
+            names, modules = ",".join(env.versions_of), ",".join(FRAMEWORK_MODULES)
+            versions = str(folder / "versions.json")
+            session.run("python", "-c", VERSIONS, versions, names, modules, silent=True)
+        for index, command in enumerate(env.commands):
             args = [
                 arg for part in command for arg in (session.posargs if part == POSARGS else [part])
             ]
+            if reports and command[:3] == ("python", "-m", "pytest"):
+                args.append(f"--junitxml={Path(reports, env.name, f'junit-{index}.xml')}")
             session.run(*args)
 
     run.__doc__ = env.doc
@@ -298,3 +409,71 @@ def write_tox_ini(session: nox.Session) -> None:
     """Write tox.ini from the sessions above."""
     (ROOT / "tox.ini").write_text(tox_ini())
     session.log("wrote tox.ini")
+
+
+@nox.session(name="matrix", default=False, python=False)
+def matrix(session: nox.Session) -> None:
+    """Run every matrix cell (a fresh nox run), then write COMPATIBILITY.md from their reports."""
+    cells = [env.name for env in ENVS if env.versions_of]
+    reports = ROOT / ".nox" / "matrix-reports"
+    shutil.rmtree(reports, ignore_errors=True)
+    reports.mkdir(parents=True)
+    command = [sys.executable, "-m", "nox", "--noxfile", str(ROOT / "noxfile.py")]
+    command += ["--sessions", *cells]
+    if session.posargs:
+        command += ["--", *session.posargs]
+    status = subprocess.run(command, env={**os.environ, REPORTS: str(reports)}).returncode
+    COMPATIBILITY.write_text(compatibility(reports))
+    session.log(f"wrote {COMPATIBILITY.name}")
+    if status:
+        session.error(f"a matrix cell failed (exit status {status}); see {COMPATIBILITY.name}")
+
+
+def counts(folder: Path) -> dict[str, int]:
+    """Passed, skipped and failed tests of every JUnit report in ``folder``."""
+    total = {"passed": 0, "skipped": 0, "failed": 0}
+    for report in sorted(folder.glob("junit-*.xml")):
+        for suite in ElementTree.parse(report).getroot().iter("testsuite"):
+            tests, skipped = int(suite.get("tests", 0)), int(suite.get("skipped", 0))
+            failed = int(suite.get("failures", 0)) + int(suite.get("errors", 0))
+            total["passed"] += tests - skipped - failed
+            total["skipped"] += skipped
+            total["failed"] += failed
+    return total
+
+
+def compatibility(reports: Path) -> str:
+    """COMPATIBILITY.md, from the reports the cells of ``nox -s matrix`` wrote."""
+    lines = [
+        "# Compatibility",
+        "",
+        "Written by `uvx nox -s matrix` from what each session's own venv and pytest reported;",
+        "do not edit. Each row is a session of `noxfile.py`: the declared range of each",
+        "distribution (the dependency specifier in its package's `pyproject.toml`), the version",
+        "installed, the Python, the frameworks importable there, and the test counts (skipped",
+        "includes expected failures). `tests/test_compatibility.py` checks this file against the",
+        "declared ranges and the sessions.",
+        "",
+        "| session | Python | declared | installed | frameworks importable "
+        "| passed | skipped | failed |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for env in ENVS:
+        if not env.versions_of:
+            continue
+        folder = reports / env.name
+        try:
+            found = json.loads((folder / "versions.json").read_text())
+        except (OSError, ValueError):
+            found = {"python": "?", "versions": {}, "importable": ["?"]}
+        installed = ", ".join(
+            f"{name} {found['versions'].get(name) or 'missing'}" for name in env.versions_of
+        )
+        importable = ", ".join(found["importable"]) or "none"
+        number = counts(folder)
+        lines.append(
+            f"| `{env.name}` | {found['python']} | {', '.join(f'`{r}`' for r in env.ranges)} "
+            f"| {installed} | {importable} "
+            f"| {number['passed']} | {number['skipped']} | {number['failed']} |"
+        )
+    return "\n".join(lines) + "\n"

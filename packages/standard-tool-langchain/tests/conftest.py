@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -48,3 +49,25 @@ def run_tool_loop(
 @pytest.fixture
 def tool_loop() -> Callable[..., tuple[ToolCallingFakeModel, list[BaseMessage]]]:
     return run_tool_loop
+
+
+ASYNC_CONFIG_ON_310 = (
+    "test_contract.py::TestLangChainContract::test_adopted_tool_calls_sync_and_async[whoami]",
+    "test_events.py::test_ainvoke_sends_them_in_order_before_the_run_ends",
+    "test_events.py::test_astream_events_shows_them",
+    "test_export.py::test_context_is_the_configurable_mapping",
+)
+"""Tests of an exported tool's async run reading its ``RunnableConfig``."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if sys.version_info >= (3, 11):
+        return
+    reason = (
+        "Python 3.10: LangChain awaits an async tool's _arun outside the tool run's context "
+        "(asyncio.create_task(context=) is 3.11+), so an exported tool run by ainvoke reads "
+        "no RunnableConfig: no context from configurable, no custom events"
+    )
+    for item in items:
+        if item.nodeid.endswith(ASYNC_CONFIG_ON_310):
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))

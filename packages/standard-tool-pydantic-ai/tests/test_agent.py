@@ -13,12 +13,13 @@ from pydantic_ai.messages import ModelResponse, ToolCallPart
 from pydantic_ai.models.test import TestModel
 
 import standard_tool as st
+from standard_tool.names import sanitize_name
 from standard_tool.testing import SECRET, sample_tools
-from standard_tool_pydantic_ai import to_pydantic_ai, to_pydantic_ai_toolset
+from standard_tool_pydantic_ai import NAMES, to_pydantic_ai, to_pydantic_ai_toolset
 
 
 def test_test_model_calls_every_tool_and_gets_what_the_tool_returns() -> None:
-    tools = sample_tools()
+    tools = {sanitize_name(tool.name, NAMES): tool for tool in sample_tools().values()}
     deps = {"token": SECRET}
     agent: Agent[dict[str, Any], str] = Agent(
         TestModel(), toolsets=[to_pydantic_ai_toolset(list(tools.values()))], deps_type=dict

@@ -12,6 +12,7 @@ import textwrap
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 import standard_tool as st
 from standard_tool import exceptions
@@ -125,6 +126,27 @@ def test_a_subclass_overrides_only_what_differs() -> None:
     assert output.value.target == "output" and output.value.fields == ("half",)
     formatted = st.call(st.with_formatted_output(adopted), {"n": 0})
     assert formatted["error"].startswith("Invalid output for tool 'halve'")
+
+
+class Half(BaseModel):
+    half: int
+
+
+class ModelAdopted(Adopted):
+    """A framework whose tools return Python objects (a model), checked by their JSON form."""
+
+    def run(self, input: Any, context: Any) -> Any:
+        result = self.wrapped.run(input)
+        return Half(half=result["half"]) if isinstance(result["half"], int) else {"half": object()}
+
+
+def test_a_returned_model_is_checked_by_its_json_form() -> None:
+    adopted = ModelAdopted(Native())
+    assert st.call(adopted, {"n": 4}) == Half(half=2)  # checked, not transformed
+    with pytest.raises(ToolValidationError) as output:
+        st.call(adopted, {"n": 0})
+    assert output.value.target == "output" and output.value.fields == ("half",)
+    assert "object" not in str(output.value)
 
 
 def test_a_wrapper_re_reads_a_schema_that_changed() -> None:

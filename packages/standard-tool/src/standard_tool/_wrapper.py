@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from typing import Any, Literal, NoReturn
 
 from ._call import acall, call
+from ._json import jsonable
 from ._protocols import StandardSchema
 from ._schema import as_schema
-from .exceptions import StandardToolError, ToolValidationError, UsageError
+from .exceptions import NotJsonError, StandardToolError, ToolValidationError, UsageError
 
 __all__ = ["FIELDS", "WrapperTool"]
 
@@ -160,7 +161,13 @@ class WrapperTool:
         schema = self._schema(side)
         if schema is None:
             return value
-        result = schema.validate(value)
+        checked = value
+        if side == "output":  # a framework may return models or dates: check their JSON form
+            try:
+                checked = jsonable(value)
+            except NotJsonError as exc:
+                raise ToolValidationError(self.name, side, exc.issues) from None
+        result = schema.validate(checked)
         if result.issues is not None:
             raise ToolValidationError(self.name, side, result.issues)
         return value  # checked, not transformed: the wrapped object parses its own input

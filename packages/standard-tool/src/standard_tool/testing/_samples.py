@@ -1,9 +1,18 @@
-"""Sample tools covering the shapes an adapter must carry, with valid and invalid calls."""
+"""Sample tools covering the shapes an adapter must carry, with valid and invalid calls.
+
+Between them: sync (``add``) and async (``greet``, ``plan``) tools; no arguments (``ping``);
+nested models and ``$defs`` (``greet``, ``plan``, ``search``); optional and nullable fields;
+enums and literals (``plan``, ``search``); unions (``plan``'s label, ``search``'s filter); lists
+of objects (``plan``); defaults; output schemas (``search``, ``plan``); a tool that raises
+(``explode``); one that uses its context (``whoami``); a long description and a name with a
+dot (``catalog.lookup``).
+"""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from enum import Enum
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +35,24 @@ class Person(BaseModel):
     name: str = Field(min_length=1)
     tags: list[str] = []
     address: Address | None = None
+
+
+class Priority(str, Enum):
+    low = "low"
+    high = "high"
+
+
+class Step(BaseModel):
+    title: str = Field(min_length=1)
+    minutes: int = Field(ge=0, description="How long it takes.")
+    kind: Literal["work", "break"] = "work"
+
+
+class Plan(BaseModel):
+    steps: list[Step]
+    total: int
+    priority: Priority
+    label: str | int | None
 
 
 def _add(a: int, b: int = 1) -> int:
@@ -106,6 +133,39 @@ def _search(input: dict[str, Any]) -> dict[str, Any]:
     return {"hits": hits, "total": len(hits)}
 
 
+def _ping() -> str:
+    """Answer pong; takes no arguments."""
+    return "pong"
+
+
+async def _plan(
+    steps: list[Step], priority: Priority = Priority.low, label: str | int | None = None
+) -> Plan:
+    """Plan steps in order and add up their minutes.
+
+    Args:
+        steps: The steps, each with a title, minutes and a kind.
+        priority: How urgent the plan is.
+        label: A name or a number for the plan, or null.
+    """
+    await asyncio.sleep(0)
+    return Plan(steps=steps, total=sum(s.minutes for s in steps), priority=priority, label=label)
+
+
+LOOKUP_DESCRIPTION = "Look an item up in the catalogue by its stock-keeping unit.\n\n" + "\n".join(
+    f"Rule {i}: a unit is letters, a dash and digits; an unknown unit gives null."
+    for i in range(1, 13)
+)
+"""A long description, of several lines (1,024 characters at most: LlamaIndex's limit)."""
+
+
+def _lookup(sku: str, fields: list[str] | None = None) -> dict[str, Any] | None:
+    item = {"sku": sku, "name": f"item {sku}", "price": 9.5}
+    if not sku.startswith("A-"):
+        return None
+    return {k: v for k, v in item.items() if fields is None or k in fields}
+
+
 def sample_tools() -> dict[str, StandardTool]:
     """Fresh sample tools covering the shapes an adapter must carry, by name."""
     return {
@@ -124,6 +184,9 @@ def sample_tools() -> dict[str, StandardTool]:
         ),
         "explode": tool(_explode, name="explode"),
         "whoami": tool(_whoami, name="whoami"),
+        "ping": tool(_ping, name="ping"),
+        "plan": tool(_plan, name="plan", title="Planner"),
+        "catalog.lookup": tool(_lookup, name="catalog.lookup", description=LOOKUP_DESCRIPTION),
     }
 
 
@@ -136,10 +199,29 @@ VALID_CALLS: dict[str, tuple[dict[str, Any], Any]] = {
     ),
     "search": ({"query": "lamp", "limit": 2}, {"hits": ["lamp-0", "lamp-1"], "total": 2}),
     "whoami": ({"label": "x"}, {"label": "x", "has_context": True}),
+    "ping": ({}, "pong"),
+    "plan": (
+        {"steps": [{"title": "a", "minutes": 5}, {"title": "b", "minutes": 10, "kind": "break"}]},
+        {
+            "steps": [
+                {"title": "a", "minutes": 5, "kind": "work"},
+                {"title": "b", "minutes": 10, "kind": "break"},
+            ],
+            "total": 15,
+            "priority": "low",
+            "label": None,
+        },
+    ),
+    "catalog.lookup": (
+        {"sku": "A-1", "fields": ["sku", "price"]},
+        {"sku": "A-1", "price": 9.5},
+    ),
 }
 # An invalid call and a field the error must name, for each sample tool with input.
 INVALID_CALLS: dict[str, tuple[Any, str]] = {
     "add": ({"a": "two"}, "a"),
     "greet": ({"person": {"name": ""}}, "name"),
     "search": ({"query": "lamp", "limit": 500}, "limit"),
+    "plan": ({"steps": [{"title": "a", "minutes": -1}]}, "minutes"),
+    "catalog.lookup": ({"sku": ["A-1"]}, "sku"),
 }

@@ -1,0 +1,182 @@
+"""Each framework's own runtime, driven exactly as its adapter's contract test drives it.
+
+A :class:`Runtime` exports a standard tool to its framework, shows what a model would be sent,
+runs a model's call through the framework's runtime, and adopts the framework's object back.
+The calls are the ``call_native`` of each adapter's contract test (``packages/*/tests/
+test_contract.py``), loaded from there rather than written again:
+
+- ``standard``: ``st.call``; an error is the typed exception's text.
+- ``langchain``: ``BaseTool.invoke`` of a model's ``ToolCall``, giving a ``ToolMessage``.
+- ``pydantic-ai``: a real ``Agent`` run whose ``FunctionModel`` makes the call.
+- ``llama-index``: a real ``FunctionAgent`` run whose scripted function-calling LLM makes it.
+- ``mcp``: the tool served by a uvicorn server on 127.0.0.1 (streamable HTTP), called by an
+  MCP client session over that transport; adopting it is ``connect(url)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import standard_tool as st
+from standard_tool.testing import NativeOutcome
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = ("standard", "langchain", "pydantic-ai", "llama-index", "mcp")
+
+
+def load(path: str, name: str) -> ModuleType:
+    """The module at ``path`` (from the repository root), imported under ``name``."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve an ASGI app with uvicorn on a free loopback port, in a thread; yield its URL."""
+    import uvicorn
+
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=2
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+
+
+@dataclass
+class Runtime:
+    """One framework: export, show the schema, run a model's call, adopt back."""
+
+    name: str
+    export: Callable[[st.StandardTool], Any]
+    schema: Callable[[Any], dict[str, Any]]
+    run: Callable[[Any, Mapping[str, Any], Mapping[str, Any]], NativeOutcome]
+    adopt: Callable[[Any], st.StandardTool]
+    native_name: Callable[[Any], str] = field(default=lambda native: native.name)
+
+
+def standard_run(
+    tool: st.StandardTool, arguments: Mapping[str, Any], context: Mapping[str, Any]
+) -> NativeOutcome:
+    try:
+        return NativeOutcome(value=st.jsonable(st.call(tool, dict(arguments), context)))
+    except st.StandardToolError as error:
+        return NativeOutcome(error=str(error))
+
+
+def _contract(target: str) -> Any:
+    """An instance of the adapter's contract test class, ready to call outside pytest."""
+    if target == "langchain":
+        module = load("packages/standard-tool-langchain/tests/test_contract.py", "lc_contract")
+        return module.TestLangChainContract()
+    if target == "pydantic-ai":
+        tests = str(ROOT / "packages/standard-tool-pydantic-ai/tests")
+        if tests not in sys.path:
+            sys.path.insert(0, tests)  # its contract imports ``agent_runs`` from there
+        module = load("packages/standard-tool-pydantic-ai/tests/test_contract.py", "pai_contract")
+        return module.TestPydanticAIContract()
+    if target == "llama-index":
+        runs = load("packages/standard-tool-llama-index/tests/conftest.py", "li_agent_runs")
+        module = load("packages/standard-tool-llama-index/tests/test_contract.py", "li_contract")
+        contract = module.TestLlamaIndexContract()
+        contract.run_agent = runs.run_agent  # what its ``agent`` fixture gives
+        return contract
+    if target == "mcp":
+        module = load("packages/standard-tool-mcp/tests/test_contract.py", "mcp_contract")
+        contract = module.TestMCPContract()
+        contract.opened = []  # what its ``_connections`` fixture sets up
+        return contract
+    raise LookupError(target)
+
+
+def runtimes(stack: ExitStack) -> dict[str, Runtime]:
+    """Every target's runtime; servers and connections they open close with ``stack``."""
+    out = {
+        "standard": Runtime(
+            "standard",
+            export=lambda tool: st.convert(tool, to="standard"),
+            schema=st.input_json_schema,
+            run=standard_run,
+            adopt=st.adopt,
+        )
+    }
+    for target in ("langchain", "pydantic-ai", "llama-index"):
+        contract = _contract(target)
+        out[target] = Runtime(
+            target,
+            export=contract.to_native,
+            schema=contract.native_schema,
+            run=contract.call_native,
+            adopt=contract.from_native,
+            native_name=contract.native_name,
+        )
+    mcp = _contract("mcp")
+    from standard_tool_mcp._runtime import ServedTool as served_type
+
+    def export_mcp(tool: st.StandardTool) -> Any:
+        from standard_tool_mcp import to_asgi_app, to_mcp_server
+
+        url = stack.enter_context(serving(to_asgi_app(to_mcp_server([tool]))))
+        return served_type(st.convert(tool, to="mcp"), url)
+
+    def close_connections() -> None:
+        for connection in mcp.opened:
+            connection.__exit__(None, None, None)
+
+    stack.callback(close_connections)
+    out["mcp"] = Runtime(
+        "mcp",
+        export=export_mcp,
+        schema=mcp.native_schema,
+        run=mcp.call_native,
+        adopt=mcp.from_native,
+        native_name=mcp.native_name,
+    )
+    return out
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run a coroutine on a loop of its own (the runtimes above are called from sync code)."""
+    return asyncio.run(coroutine)
+
+
+RESULTS: dict[tuple[str, str], str] = {}
+"""What each path gave: ``(source, target)`` -> ``"ok"`` or what differed, filled by the tests."""
+
+
+def table() -> list[str]:
+    """The source x target table of :data:`RESULTS`, as Markdown."""
+    sources = list(dict.fromkeys(source for source, _ in RESULTS))
+    lines = ["| source \\ target | " + " | ".join(TARGETS) + " |"]
+    lines.append("|---" * (len(TARGETS) + 1) + "|")
+    for source in sources:
+        cells = [RESULTS.get((source, target), "-") for target in TARGETS]
+        lines.append(f"| {source} | " + " | ".join(cells) + " |")
+    return lines
