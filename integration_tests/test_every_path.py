@@ -11,7 +11,6 @@ The run ends with the source x target table.
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -34,6 +33,7 @@ from standard_tool.testing import (  # noqa: E402
     NativeOutcome,
     sample_tools,
 )
+from standard_tool_mcp._runtime import ServedTool  # noqa: E402
 
 pytestmark = [
     # LlamaIndex's workflows read pydantic attributes that pydantic has deprecated
@@ -205,7 +205,7 @@ def sdk_served(function: Any, name: str) -> Any:
         async with _compat.memory_session(server) as session:
             return (await _compat.list_tools_page(session, None))[0][0]
 
-    return sys.modules["mcp_contract"].Served(runtimes.run_async(listed()), server)
+    return ServedTool(runtimes.run_async(listed()), server)
 
 
 @pytest.mark.parametrize("target", TARGETS)

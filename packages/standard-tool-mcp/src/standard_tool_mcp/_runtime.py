@@ -73,6 +73,9 @@ class MCPRuntime(BaseRuntime):
             texts = [block.text for block in content if getattr(block, "type", None) == "text"]
             return NativeOutcome(error="\n".join(texts))
         if structured is None:
+            texts = [getattr(block, "text", None) for block in content]
+            if content and all(isinstance(text, str) for text in texts):  # as the model reads it
+                return NativeOutcome.from_json_text("\n".join(texts), is_error=False)  # type: ignore[arg-type]
             return NativeOutcome(value=st.jsonable(from_content(content)))
         if fields_of(native.descriptor).wrapped and isinstance(structured, dict):
             structured = structured.get("result")
