@@ -34,10 +34,10 @@ PACKAGES = {
     "standard-tool-toy": "integration_tests/toy-plugin",
 }
 TARGETS = {
-    "standard-tool": "standard",
-    "standard-tool-langchain": "langchain",
-    "standard-tool-mcp": "mcp",
-    "standard-tool-toy": "toy",
+    "standard-tool": ("standard", "openai", "anthropic", "gemini", "hf"),
+    "standard-tool-langchain": ("langchain",),
+    "standard-tool-mcp": ("mcp",),
+    "standard-tool-toy": ("toy",),
 }
 
 SMOKE = r"""
@@ -66,6 +66,12 @@ def add(a: int, b: int = 1) -> int:
 
 
 assert st.call(add, {"a": 2}) == 3
+declared = st.convert(add, to="openai", api="chat")
+assert declared["function"]["name"] == "add" and declared["function"]["strict"] is True
+from standard_tool.providers import run_tool_calls
+
+call = {"type": "function_call", "call_id": "c1", "name": "add", "arguments": '{"a": 2}'}
+assert run_tool_calls([add], [call], provider="openai")[0]["output"] == "3"
 if "langchain" in expected:
     native = st.convert(add, to="langchain")
     assert native.invoke({"a": 2, "b": 3}) == 5
@@ -108,7 +114,7 @@ class Workspace:
     def check(self, venv: Path, names: list[str], mode: str = "wheels") -> None:
         python = venv / "bin" / "python"
         run(self.uv, "pip", "check", "--python", python, cwd=self.tmp)
-        targets = ",".join(sorted(TARGETS[name] for name in {"standard-tool", *names}))
+        targets = ",".join(sorted(t for name in {"standard-tool", *names} for t in TARGETS[name]))
         smoke = self.tmp / "smoke.py"
         smoke.write_text(SMOKE)
         run(python, "-I", smoke, ROOT, targets, mode, cwd=self.tmp)
