@@ -74,6 +74,11 @@ STRICT_LIMITS = {"properties": 5000, "nesting": 10, "enum": 1000}
 """OpenAI's documented limits for a strict schema: properties in all, object nesting levels,
 enum values in all."""
 _NOTE_WIDTH = 120
+_CONDITIONS = frozenset((
+    "not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas",
+    "unevaluatedProperties", "unevaluatedItems", "contentSchema", "additionalItems",
+))  # fmt: skip
+"""Subschema keywords that only narrow what their node accepts."""
 
 
 def admits_null(schema: Any, resolve: Callable[[str], Any] | None = None) -> bool:
@@ -156,6 +161,8 @@ class ProviderDialect(Dialect):
     strict: ClassVar[bool] = False
     object_root: ClassVar[bool] = True
     """Whether the root must be an object (tool arguments)."""
+    dropped_early: ClassVar[frozenset[str]] = frozenset()
+    """Keywords holding subschemas the target lacks: noted and dropped before the walk."""
 
     def __init__(self, target: str, root: Any) -> None:
         super().__init__(target, root)
@@ -199,6 +206,11 @@ class ProviderDialect(Dialect):
     def node(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
         if "$ref" in node:
             return self.reference(node, pointer, depth)
+        if isinstance(node.get("allOf"), list):
+            node = _all_of_folded(node)
+        dropped = [k for k in node if k in self.dropped_early]
+        if dropped:
+            node = _move_to_description(dict(node), dropped)
         out = self.children({k: v for k, v in node.items() if k not in _DROPPED}, pointer, depth)
         for step in self.steps:
             out = step(self, out, pointer)
@@ -253,6 +265,28 @@ class ProviderDialect(Dialect):
         for step in self.steps:
             out = step(self, out, pointer)
         return out
+
+
+def _all_of_folded(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``node`` with the ``allOf`` branches that hold no reference folded in, where they
+    agree (before the walk: a branch alone may say less than a schema must)."""
+    merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
+    rest = []
+    for branch in node["allOf"]:
+        folded = None
+        if isinstance(branch, Mapping) and not _has_ref(branch):
+            folded = _merge(merged, branch)
+        if folded is None:
+            rest.append(branch)
+        else:
+            merged = folded
+    if rest:
+        merged["allOf"] = rest
+    return merged
+
+
+def _has_ref(node: Any) -> bool:
+    return any(True for _ in _local_refs(node)) or "$ref" in json.dumps(node)
 
 
 def _at(dialect: Dialect, pointer: str) -> Any:
@@ -683,6 +717,7 @@ class OpenAIStrictDialect(ProviderDialect):
 
     label = "OpenAI strict mode"
     strict = True
+    dropped_early = _CONDITIONS
     steps = (
         all_of_merged,
         strict_no_all_of,
@@ -873,6 +908,7 @@ class GeminiDialect(ProviderDialect):
 
     label = "Gemini parameters"
     recursion = False
+    dropped_early = _CONDITIONS | {"patternProperties", "additionalProperties"}
     steps = (
         all_of_merged,
         one_of_as_any_of,
@@ -885,8 +921,8 @@ class GeminiDialect(ProviderDialect):
         gemini_bounds,
         gemini_enums,
         gemini_objects,
-        gemini_any_of_alone,
         gemini_keywords,
+        gemini_any_of_alone,
     )
 
 
