@@ -5,6 +5,8 @@
 - ``wheels``: every package built as a wheel and installed alone, with uv and with pip.
 - ``core`` / ``core-lowest``: the core and the toy third-party plugin, newest and lowest
   dependency versions.
+- ``providers``: the core's provider envelopes (``standard_tool.providers``) against the
+  providers' own SDK types, and property tests generating inputs from each schema.
 - ``<adapter>-<version>``: one session per adapter and framework version. Each adapter declares
   its matrix in its own ``pyproject.toml``::
 
@@ -63,6 +65,14 @@ LINT_REQUIRES = (
     "nox>=2025.5.1",
     "pytest-examples>=0.0.18",
 )
+PROVIDER_REQUIRES = (
+    "openai==3.60.0",
+    "anthropic==2.16.0",
+    "google-genai==3.6.1",
+    "hypothesis==6.170.5",  # hypothesis-jsonschema 0.23.1 breaks on 6.170.10 and later
+    "hypothesis-jsonschema==0.23.1",
+)
+"""What the ``providers`` session adds: the SDKs whose types must accept the declarations."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
 
@@ -151,6 +161,14 @@ def envs() -> list[Env]:
             local=(CORE, TOY),
             lowest=True,
             commands=(_pytest(f"{CORE}/tests", "integration_tests/test_toy_contract.py"),),
+        ),
+        Env(
+            "providers",
+            "The provider envelopes against the OpenAI, Anthropic and Gemini SDK types; "
+            "property tests.",
+            requires=(*TEST_REQUIRES, *PROVIDER_REQUIRES),
+            local=(CORE,),
+            commands=(_pytest(f"{CORE}/provider_tests"),),
         ),
     ]
     for path, matrix in adapters():

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 UNITS: dict[str, list[str]] = {
     "core": ["packages/standard-tool/src"],
     "core tests": ["packages/standard-tool/tests"],
+    "core provider tests": ["packages/standard-tool/provider_tests"],
     "langchain": ["packages/standard-tool-langchain/src"],
     "langchain tests": ["packages/standard-tool-langchain/tests"],
     "mcp": ["packages/standard-tool-mcp/src"],
