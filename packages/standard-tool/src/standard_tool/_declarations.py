@@ -10,6 +10,7 @@ from ._dialects import convert_schema
 from ._json_schemas import input_json_schema, output_json_schema
 from ._metadata import as_tools
 from ._provider_schemas import HfOutputDialect
+from ._schema import JsonSchema, as_schema
 from ._protocols import StandardTool
 from .exceptions import SchemaNotExpressibleError, UsageError
 from .names import ANTHROPIC_NAMES, GEMINI_NAMES, HF_NAMES, OPENAI_NAMES, NameMap, NameRule
@@ -43,8 +44,10 @@ T = TypeVar("T")
 
 def render_schema(tool: StandardTool, dialect: str) -> dict[str, Any]:
     """``tool``'s input JSON Schema in ``dialect``; a refusal names the tool."""
+    declared = as_schema(getattr(tool, "input_schema", None))
+    source = declared.schema if isinstance(declared, JsonSchema) else input_json_schema(tool)
     try:
-        rendered: dict[str, Any] = convert_schema(input_json_schema(tool), dialect)  # type: ignore[assignment]
+        rendered: dict[str, Any] = convert_schema(source, dialect)  # type: ignore[assignment]
     except SchemaNotExpressibleError as error:
         raise SchemaNotExpressibleError(
             error.target, error.keyword, error.pointer, error.reason, tool=tool.name

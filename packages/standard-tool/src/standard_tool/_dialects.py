@@ -122,6 +122,8 @@ def convert_schema(schema: Mapping[str, Any] | bool, target: str) -> dict[str, A
 
 def _ptr(base: str, token: str | int) -> str:
     """``base`` extended by one RFC 6901 reference token."""
+    if type(token) is str and "~" not in token and "/" not in token:
+        return f"{base}/{token}"
     return f"{base}/{str(token).replace('~', '~0').replace('/', '~1')}"
 
 

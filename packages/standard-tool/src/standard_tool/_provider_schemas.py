@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from ._dialects import Dialect, _merge, _ptr, _unescape
+from ._dialects import MAX_DEPTH, Dialect, _merge, _ptr, _unescape
 from .exceptions import SchemaNotExpressibleError
 
 __all__ = [
@@ -88,7 +88,7 @@ def admits_null(schema: Any, resolve: Callable[[str], Any] | None = None) -> boo
     """
     if schema is True:
         return True
-    if not isinstance(schema, Mapping):
+    if not isinstance(schema, dict):
         return False
     if "$ref" in schema:
         target = resolve(schema["$ref"]) if resolve is not None else False
@@ -152,7 +152,11 @@ def _move_to_description(node: dict[str, Any], keywords: list[str]) -> dict[str,
 
 class ProviderDialect(Dialect):
     """A provider's dialect: local references inlined, recursion kept (as ``$ref`` into one
-    root ``$defs``) where the target allows it, the root made an object, then :attr:`steps`."""
+    root ``$defs``) where the target allows it, the root made an object, then :attr:`steps`.
+
+    A reference is inlined until it points back into a schema being inlined: that one is
+    recursion (a model used twice is not), and stays a reference.
+    """
 
     label: ClassVar[str] = "the provider"
     """How messages name the target."""
@@ -166,7 +170,6 @@ class ProviderDialect(Dialect):
 
     def __init__(self, target: str, root: Any) -> None:
         super().__init__(target, root)
-        self.recursive = _recursive_targets(root) if isinstance(root, Mapping) else set()
         self.kept: dict[str, str] = {}  # JSON Pointer of a recursive target -> its $defs name
 
     def run(self) -> Any:
@@ -196,6 +199,18 @@ class ProviderDialect(Dialect):
             return {} if value else {"not": {}}
         return self.clone(value, pointer, depth)
 
+    def clone(self, value: Any, pointer: str, depth: int) -> Any:
+        """A copy of a plain JSON value (scalars are shared: they never change)."""
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            return value
+        if depth > MAX_DEPTH:
+            self.guard(pointer, depth)
+        if isinstance(value, dict):
+            return {k: self.clone(v, pointer, depth + 1) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.clone(v, pointer, depth + 1) for v in value]
+        return super().clone(value, pointer, depth)
+
     def children(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
         additional = node.get("additionalProperties")
         out = super().children(node, pointer, depth)
@@ -220,7 +235,7 @@ class ProviderDialect(Dialect):
         """A ``$ref`` inlined, or kept when its target is recursive and the target allows it."""
         ref = node["$ref"]
         target = _unescape(ref[1:]) if isinstance(ref, str) and ref.startswith("#") else None
-        if target is None or target not in self.recursive:
+        if target is None or target not in self.stack:  # not a reference back into itself
             return self.inline(node, pointer, depth)
         if not self.recursion:
             self.fail(
@@ -274,7 +289,7 @@ def _all_of_folded(node: Mapping[str, Any]) -> Mapping[str, Any]:
     rest = []
     for branch in node["allOf"]:
         folded = None
-        if isinstance(branch, Mapping) and not _has_ref(branch):
+        if isinstance(branch, dict) and not _has_ref(branch):
             folded = _merge(merged, branch)
         if folded is None:
             rest.append(branch)
@@ -286,7 +301,7 @@ def _all_of_folded(node: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _has_ref(node: Any) -> bool:
-    return any(True for _ in _local_refs(node)) or "$ref" in json.dumps(node)
+    return any(True for _ in _local_refs(node))
 
 
 def _at(dialect: Dialect, pointer: str) -> Any:
@@ -313,47 +328,21 @@ def _def_name(pointer: str, taken: set[str]) -> str:
 def _local_refs(node: Any, skip_defs: bool = True) -> Iterator[str]:
     """The JSON Pointers every local ``$ref`` under ``node`` names (definitions not entered)."""
     stack = [node]
+    containers = (dict, list)
     while stack:
         current = stack.pop()
-        if isinstance(current, Mapping):
+        if type(current) is dict:
             ref = current.get("$ref")
-            if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")):
+            if type(ref) is str and (ref == "#" or ref.startswith("#/")):
                 yield _unescape(ref[1:])
             for key, value in current.items():
-                if not (skip_defs and key in ("$defs", "definitions")):
+                if type(value) in containers and not (skip_defs and key in _DEFINITIONS):
                     stack.append(value)
-        elif isinstance(current, list):
-            stack.extend(current)
+        elif type(current) is list:
+            stack.extend(value for value in current if type(value) in containers)
 
 
-def _recursive_targets(root: Mapping[str, Any]) -> set[str]:
-    """The reference targets that reach themselves through references."""
-    targets = set(_local_refs(root, skip_defs=False))
-    edges: dict[str, set[str]] = {}
-    for target in targets:
-        node: Any = root
-        for token in target.split("/")[1:]:
-            token = _unescape(token)
-            if isinstance(node, Mapping) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                node = None
-                break
-        edges[target] = set(_local_refs(node)) if node is not None else set()
-    recursive = set()
-    for start in targets:
-        seen, todo = set(), list(edges[start])
-        while todo:
-            current = todo.pop()
-            if current == start:
-                recursive.add(start)
-                break
-            if current not in seen and current in edges:
-                seen.add(current)
-                todo.extend(edges[current])
-    return recursive
+_DEFINITIONS = frozenset(("$defs", "definitions"))
 
 
 # --- the root ---------------------------------------------------------------------------------
@@ -587,7 +576,7 @@ def nullable_keyword(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
 
 
 def _only_null(branch: Any) -> bool:
-    if not isinstance(branch, Mapping):
+    if not isinstance(branch, dict):
         return False
     if branch.get("type") in ("null", ["null"]):
         return branch.keys() <= _ANNOTATIONS | {"type"}
@@ -733,12 +722,8 @@ class OpenAIStrictDialect(ProviderDialect):
     )
 
     def finish(self, out: dict[str, Any]) -> dict[str, Any]:
-        counts = {"properties": 0, "enum": 0}
-        deepest = _strict_measure(out, counts, 0, "")
-        if isinstance(out.get("$defs"), dict):
-            for name, sub in out["$defs"].items():
-                deepest = max(deepest, _strict_measure(sub, counts, 1, f"/$defs/{name}"))
-        for what, count in (*counts.items(), ("nesting", deepest)):
+        found = _strict_measure(out)
+        for what, count in found.items():
             if count > STRICT_LIMITS[what]:
                 self.fail(
                     {"properties": "properties", "enum": "enum", "nesting": "depth"}[what],
@@ -749,26 +734,34 @@ class OpenAIStrictDialect(ProviderDialect):
         return out
 
 
-def _strict_measure(node: Any, counts: dict[str, int], level: int, pointer: str) -> int:
-    """Count properties and enum values under ``node``; return its deepest object nesting."""
-    if isinstance(node, list):
-        return max((_strict_measure(n, counts, level, pointer) for n in node), default=level)
-    if not isinstance(node, dict):
-        return level
-    deepest = level
-    if isinstance(node.get("properties"), dict):
-        counts["properties"] += len(node["properties"])
-        level += 1
-        deepest = level
-    if isinstance(node.get("enum"), list):
-        counts["enum"] += len(node["enum"])
-    for key in ("properties", "items", "anyOf"):
-        value = node.get(key)
-        subs = value.values() if isinstance(value, dict) and key == "properties" else [value]
-        for sub in subs:
-            if sub is not None:
-                deepest = max(deepest, _strict_measure(sub, counts, level, pointer))
-    return deepest
+def _strict_measure(root: dict[str, Any]) -> dict[str, int]:
+    """Properties and enum values in all, and the deepest object nesting, of a rendered
+    strict schema (definitions counted once, one level down)."""
+    properties = enums = deepest = 0
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    defs = root.get("$defs")
+    if type(defs) is dict:
+        stack.extend((sub, 1) for sub in defs.values())
+    while stack:
+        node, level = stack.pop()
+        if type(node) is not dict:
+            continue
+        found = node.get("properties")
+        if type(found) is dict:
+            properties += len(found)
+            level += 1
+            deepest = max(deepest, level)
+            stack.extend((sub, level) for sub in found.values())
+        enum = node.get("enum")
+        if type(enum) is list:
+            enums += len(enum)
+        items = node.get("items")
+        if type(items) is dict:
+            stack.append((items, level))
+        branches = node.get("anyOf")
+        if type(branches) is list:
+            stack.extend((sub, level) for sub in branches)
+    return {"properties": properties, "enum": enums, "nesting": deepest}
 
 
 # --- Anthropic, Gemini (JSON Schema), chat templates ------------------------------------------

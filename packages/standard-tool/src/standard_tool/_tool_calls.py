@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from threading import Lock
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._call import acall, call, run_sync
 from ._declarations import NAME_RULES, PROVIDERS
@@ -37,17 +37,16 @@ __all__ = ["ToolCall", "arun_tool_calls", "run_tool_calls"]
 _ERROR_KEY = "error"
 
 
-@dataclass(frozen=True, slots=True)
-class ToolCall:
+class ToolCall(NamedTuple):
     """One call a model made, whatever its provider: the id to answer (``None`` where the
     provider has none), the tool's name as the model knows it, the arguments (JSON text or
-    an object), and the form its answer takes."""
+    an object), and the form its answer takes (``responses``, ``chat``, ``anthropic``,
+    ``gemini`` or ``hf``)."""
 
     id: str | None
     name: str
     arguments: Any
     form: str
-    """``responses``, ``chat``, ``anthropic``, ``gemini`` or ``hf``."""
 
 
 @dataclass(slots=True)
@@ -166,13 +165,11 @@ def toolbox(tools: Any, provider: str) -> Toolbox:
     """The toolbox of ``tools`` for ``provider``, reused while the same tools are passed."""
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
-    held = tuple(as_tools(tools))
+    held = tuple(tools) if type(tools) in (list, tuple) else tuple(as_tools(tools))
     key = (provider, *map(id, held))
-    with _LOCK:
-        box = _BOXES.get(key)
-        if box is not None:
-            _BOXES.move_to_end(key)
-            return box
+    box = _BOXES.get(key)  # a lookup needs no lock; the oldest box goes first
+    if box is not None:
+        return box
     box = Toolbox.build(provider, held)  # holds the tools, so their ids stay theirs
     with _LOCK:
         _BOXES[key] = box
@@ -186,7 +183,7 @@ def toolbox(tools: Any, provider: str) -> Toolbox:
 
 def _plain(obj: Any) -> Any:
     """A provider SDK's object as plain data (its wire form); plain data as it is."""
-    if isinstance(obj, (Mapping, list, tuple, str)) or obj is None:
+    if type(obj) in _PLAIN or isinstance(obj, (Mapping, list, tuple, str)) or obj is None:
         return obj
     dump = getattr(obj, "model_dump", None)
     if callable(dump):
@@ -197,8 +194,13 @@ def _plain(obj: Any) -> Any:
     raise UsageError(f"tool calls are dicts (or a provider SDK's objects), not {type(obj).__name__}")
 
 
+_PLAIN = frozenset((dict, list, tuple, str))
+
+
 def _items(value: Any, *keys: str) -> list[Any]:
     """The list under the first of ``keys`` ``value`` has, or ``value`` itself as a list."""
+    if type(value) is list and all(type(item) is dict for item in value):
+        return value
     value = _plain(value)
     if isinstance(value, Mapping):
         for key in keys:
@@ -227,10 +229,12 @@ def _text(value: Any) -> str | None:
 
 
 def _openai_call(item: Any) -> ToolCall | None:
-    if not isinstance(item, Mapping):
+    if type(item) is not dict and not isinstance(item, Mapping):
         return None
     if item.get("type") == "function_call":
-        return ToolCall(_text(item.get("call_id")), item.get("name"), item.get("arguments"), "responses")
+        call_id = item.get("call_id")
+        call_id = call_id if type(call_id) is str else None
+        return ToolCall(call_id, item.get("name"), item.get("arguments"), "responses")
     function = item.get("function")
     if isinstance(function, Mapping) and item.get("type", "function") == "function":
         return ToolCall(_text(item.get("id")), function.get("name"), function.get("arguments"), "chat")
@@ -273,18 +277,23 @@ def _hf_call(item: Any) -> ToolCall | None:
 # --- answering ---------------------------------------------------------------------------------
 
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _content(outcome: _Outcome) -> str:
     if not outcome.ok:
-        return json.dumps({_ERROR_KEY: outcome.message}, ensure_ascii=False)
+        return _encode({_ERROR_KEY: outcome.message})
     value = outcome.value
-    return value if isinstance(value, str) else json.dumps(jsonable(value), ensure_ascii=False)
+    return value if isinstance(value, str) else _encode(jsonable(value))
 
 
 def answer(call: ToolCall, outcome: _Outcome) -> dict[str, Any]:
     """What goes back to the model for ``call``, in its provider's envelope."""
     form = call.form
     if form == "responses":
-        return {"type": "function_call_output", "call_id": call.id, "output": _content(outcome)}
+        value = outcome.value
+        text = value if outcome.ok and type(value) is str else _content(outcome)
+        return {"type": "function_call_output", "call_id": call.id, "output": text}
     if form == "chat":
         return {"role": "tool", "tool_call_id": call.id, "content": _content(outcome)}
     if form == "anthropic":
@@ -311,11 +320,14 @@ def answer(call: ToolCall, outcome: _Outcome) -> dict[str, Any]:
 
 def _checked(calls: list[ToolCall]) -> list[ToolCall]:
     for position, found in enumerate(calls):
-        if found.form in ("responses", "chat", "anthropic") and found.id is None:
+        if found.id is None and found.form in _ANSWERED_BY_ID:
             raise UsageError(f"tool call {position} has no id to answer to")
-        if not isinstance(found.name, str):
-            calls[position] = ToolCall(found.id, "", found.arguments, found.form)
+        if type(found.name) is not str:
+            calls[position] = found._replace(name="")
     return calls
+
+
+_ANSWERED_BY_ID = frozenset(("responses", "chat", "anthropic"))
 
 
 def run_tool_calls(
@@ -348,8 +360,8 @@ def run_tool_calls(
     box = toolbox(tools, provider)
     found = _checked(read_calls(provider, calls))
     if len(found) == 1:
-        outcomes = [box.run(found[0], context, timeout)]
-    elif found:
+        return [answer(found[0], box.run(found[0], context, timeout))]
+    if found:
         outcomes = run_sync(box.arun_all(found, context, timeout))
     else:
         outcomes = []
