@@ -86,7 +86,9 @@ RENDER: dict[str, Callable[[list[st.Tool]], Any]] = {
 }
 
 
-def render_ms(render: Callable[[list[st.Tool]], Any], make: Callable[[int], list[st.Tool]], n: int) -> float:
+def render_ms(
+    render: Callable[[list[st.Tool]], Any], make: Callable[[int], list[st.Tool]], n: int
+) -> float:
     """Median of 5 runs, each on freshly made tools, in ms."""
     times = []
     for _ in range(5):
@@ -107,7 +109,9 @@ def main() -> None:
     for kind, make in (("raw JSON Schema", raw_tools), ("typed function", function_tools)):
         for label, render in RENDER.items():
             figures = [render_ms(render, make, n) for n in (10, 100, 1000)]
-            cells = "  ".join(f"{n:>5}: {ms:7.2f}" for n, ms in zip((10, 100, 1000), figures))
+            cells = "  ".join(
+                f"{n:>5}: {ms:7.2f}" for n, ms in zip((10, 100, 1000), figures, strict=True)
+            )
             print(f"  {kind:<16} {label:<30} {cells}")
 
     print("\nThe return half, one call (best of 7, µs per call):")
@@ -139,7 +143,7 @@ def main() -> None:
             return {"type": "function_call_output", "call_id": "c1", "output": json.dumps(result)}
 
         parse = per_call_us(lambda: json.loads(text))
-        bare = per_call_us(lambda tool=tool: st.call(tool, arguments))
+        bare = per_call_us(lambda tool=tool, arguments=arguments: st.call(tool, arguments))
         hand = per_call_us(by_hand)
         ours = per_call_us(lambda tools=tools, items=items: run_tool_calls(tools, items, "openai"))
         print(

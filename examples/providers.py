@@ -34,9 +34,16 @@ OPENAI_RESPONSE_OUTPUT = [
         "call_id": "call_1",
         "name": "get_forecast",
         # strict mode: every property is sent, null for the ones the model leaves out
-        "arguments": json.dumps({"location": {"city": "Lyon", "country": None}, "day": "2026-12-02"}),
+        "arguments": json.dumps(
+            {"location": {"city": "Lyon", "country": None}, "day": "2026-12-02"}
+        ),
     },
-    {"type": "function_call", "call_id": "call_2", "name": "multiply", "arguments": '{"a": 6, "b": 7}'},
+    {
+        "type": "function_call",
+        "call_id": "call_2",
+        "name": "multiply",
+        "arguments": '{"a": 6, "b": 7}',
+    },
 ]
 OPENAI_CHAT_MESSAGE = {
     "role": "assistant",
@@ -85,7 +92,10 @@ def main() -> None:
 
     # Gemini: the functionResponse parts go back in one content
     declarations = to_gemini(TOOLS)
-    print("gemini tool:", [d["name"] for d in {"functionDeclarations": declarations}["functionDeclarations"]])
+    print(
+        "gemini tool:",
+        [d["name"] for d in {"functionDeclarations": declarations}["functionDeclarations"]],
+    )
     show("gemini", run_tool_calls(TOOLS, GEMINI_CONTENT, provider="gemini"))
 
     # An open-weight model: tools into the chat template, its raw completion parsed

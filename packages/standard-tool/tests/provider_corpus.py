@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from enum import Enum, IntEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -25,7 +25,7 @@ class Address(BaseModel):
 class Person(BaseModel):
     name: str
     home: Address
-    work: Optional[Address] = None  # the same model twice: not recursion
+    work: Address | None = None  # the same model twice: not recursion
     nicknames: list[str] = []
 
 
@@ -54,7 +54,7 @@ class Level(IntEnum):
     HIGH = 2
 
 
-def nested(person: Person, friends: list[Person] = []) -> str:
+def nested(person: Person, friends: list[Person] = []) -> str:  # noqa: B006
     """Store a person and their friends.
 
     Args:
@@ -65,9 +65,9 @@ def nested(person: Person, friends: list[Person] = []) -> str:
 
 
 def unions(
-    pet: Annotated[Union[Cat, Dog], Field(discriminator="kind")],
+    pet: Annotated[Cat | Dog, Field(discriminator="kind")],
     key: int | str = 0,
-    other: Union[Cat, Dog, None] = None,
+    other: Cat | Dog | None = None,
 ) -> str:
     """Adopt a pet."""
     return pet.kind
@@ -91,7 +91,7 @@ def enums(
 def optional_and_nullable(
     required_nullable: int | None,
     count: Annotated[int, Field(ge=1, lt=100)] = 5,
-    label: Optional[str] = None,
+    label: str | None = None,
     url: Annotated[str, Field(json_schema_extra={"format": "uri"})] = "https://example.com",
     ratio: Annotated[float, Field(gt=0, le=1, multiple_of=0.25)] = 0.5,
     point: tuple[int, str] = (1, "a"),
@@ -166,7 +166,8 @@ RAW: dict[str, dict[str, Any]] = {
 def tools() -> dict[str, st.StandardTool]:
     """Every tool of the corpus, by a label."""
     out: dict[str, st.StandardTool] = {
-        f.__name__: st.tool(f) for f in (nested, unions, tree, enums, optional_and_nullable, nothing)
+        f.__name__: st.tool(f)
+        for f in (nested, unions, tree, enums, optional_and_nullable, nothing)
     }
     out["long_description"] = st.tool(long_description, description=LONG)
     out["dotted.name"] = st.tool(nothing, name="files.read.all")
@@ -202,7 +203,17 @@ STRICT_SUPPORTED = {
     "$defs", "description", "title", "pattern", "format", "multipleOf", "maximum",
     "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems", "const",
 }  # fmt: skip
-STRICT_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+STRICT_FORMATS = {
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+}
 GEMINI_SUPPORTED = {
     "type", "format", "title", "description", "nullable", "enum", "items", "properties",
     "required", "anyOf", "minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength",

@@ -92,6 +92,9 @@ def test_providers_example_runs_the_loop_for_every_provider() -> None:
     assert "('get_forecast', True)" in lines["openai tools"]
     assert '"call_id": "call_2", "output": "{\\"product\\": 42}"' in out
     assert "b: must be of type integer" in lines["openai chat"]
-    assert '"is_error": false' in lines["anthropic"] and '\\"summary\\": \\"rain\\"' in lines["anthropic"]
+    assert (
+        '"is_error": false' in lines["anthropic"]
+        and '\\"summary\\": \\"rain\\"' in lines["anthropic"]
+    )
     assert '"response": {"output": {"product": 42}}' in lines["gemini"]
     assert '"role": "tool", "name": "get_forecast"' in out and '"high_c\\": 22.5' in out

@@ -17,10 +17,10 @@ import standard_tool as st
 from standard_tool.dialects import convert_schema, dialects
 from standard_tool.exceptions import ModelOutputError, SchemaNotExpressibleError, ToolNameError
 from standard_tool.providers import (
-    parse_tool_calls,
-    run_tool_calls,
     arun_tool_calls,
     openai_strict_problem,
+    parse_tool_calls,
+    run_tool_calls,
     to_anthropic,
     to_gemini,
     to_hf,
@@ -116,8 +116,8 @@ def test_true_recursion_is_kept_where_the_target_has_references() -> None:
 def test_strict_mode_keeps_rules_in_the_description() -> None:
     properties = to_openai(TOOLS["optional_and_nullable"], strict=True)["parameters"]["properties"]
     assert properties["url"]["type"] == ["string", "null"]
-    assert "format: \"uri\"" in properties["url"]["description"]
-    assert "default: \"https://example.com\"" in properties["url"]["description"]
+    assert 'format: "uri"' in properties["url"]["description"]
+    assert 'default: "https://example.com"' in properties["url"]["description"]
     assert properties["count"]["minimum"] == 1 and properties["count"]["exclusiveMaximum"] == 100
     assert properties["required_nullable"]["anyOf"] == [{"type": "integer"}, {"type": "null"}]
     assert properties["point"]["items"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
@@ -138,7 +138,11 @@ def test_gemini_parameters_spell_what_openapi_cannot() -> None:
     assert enums["fixed"]["enum"] == ["only"]
     assert "parameters" not in to_gemini(TOOLS["nothing"])
     bounds = to_gemini(TOOLS["optional_and_nullable"])["parameters"]["properties"]["ratio"]
-    assert bounds["minimum"] == 0 and bounds["maximum"] == 1 and "exclusiveMinimum" in bounds["description"]
+    assert (
+        bounds["minimum"] == 0
+        and bounds["maximum"] == 1
+        and "exclusiveMinimum" in bounds["description"]
+    )
 
 
 def test_root_combinators_become_one_object() -> None:
@@ -292,7 +296,12 @@ def _received(tool: Any, arguments: dict[str, Any]) -> Any:
         input_schema=st.input_json_schema(tool),
         execute=lambda value: seen.append(value) or "ok",
     )
-    call = {"type": "function_call", "call_id": "c", "name": spy.name, "arguments": json.dumps(arguments)}
+    call = {
+        "type": "function_call",
+        "call_id": "c",
+        "name": spy.name,
+        "arguments": json.dumps(arguments),
+    }
     [answer] = run_tool_calls([spy], [call], provider="openai")
     assert answer["output"] == "ok", answer
     return st.jsonable(st.call(tool, seen[0]))
@@ -302,13 +311,25 @@ def test_strict_null_for_absent_never_reaches_the_tool() -> None:
     seen: list[Any] = []
 
     @st.tool
-    def book(room: str, nights: int = 1, note: str | None = None, guest: corpus.Address | None = None) -> str:
+    def book(
+        room: str, nights: int = 1, note: str | None = None, guest: corpus.Address | None = None
+    ) -> str:
         """Book."""
         seen.append((room, nights, note, guest))
         return "ok"
 
-    arguments = {"room": "a", "nights": None, "note": None, "guest": {"street": "s", "city": None, "zip": None}}
-    call = {"type": "function_call", "call_id": "c", "name": "book", "arguments": json.dumps(arguments)}
+    arguments = {
+        "room": "a",
+        "nights": None,
+        "note": None,
+        "guest": {"street": "s", "city": None, "zip": None},
+    }
+    call = {
+        "type": "function_call",
+        "call_id": "c",
+        "name": "book",
+        "arguments": json.dumps(arguments),
+    }
     assert run_tool_calls(book, [call], provider="openai")[0]["output"] == "ok"
     assert seen == [("a", 1, None, corpus.Address(street="s", city="Paris", zip=None))]
 
@@ -343,9 +364,19 @@ def _openai_calls() -> list[dict[str, Any]]:
         {"type": "function_call", "call_id": "c1", "name": "add", "arguments": '{"a": 2, "b": 3}'},
         {"type": "function_call", "call_id": "c2", "name": "add", "arguments": '{"a": 2,'},
         {"type": "function_call", "call_id": "c3", "name": "nope", "arguments": "{}"},
-        {"type": "function_call", "call_id": "c4", "name": "add", "arguments": '{"a": "x", "c": 1}'},
+        {
+            "type": "function_call",
+            "call_id": "c4",
+            "name": "add",
+            "arguments": '{"a": "x", "c": 1}',
+        },
         {"type": "function_call", "call_id": "c5", "name": "fail", "arguments": '{"reason": "r"}'},
-        {"type": "function_call", "call_id": "c6", "name": "files_read", "arguments": '{"path": "p"}'},
+        {
+            "type": "function_call",
+            "call_id": "c6",
+            "name": "files_read",
+            "arguments": '{"path": "p"}',
+        },
     ]
 
 
@@ -375,7 +406,11 @@ def test_openai_chat_completions_loop() -> None:
         "content": None,
         "tool_calls": [
             {"id": "t1", "type": "function", "function": {"name": "add", "arguments": '{"a": 1}'}},
-            {"id": "t2", "type": "function", "function": {"name": "fail", "arguments": '{"reason": "x"}'}},
+            {
+                "id": "t2",
+                "type": "function",
+                "function": {"name": "fail", "arguments": '{"reason": "x"}'},
+            },
         ],
     }
     answers = run_tool_calls(LOOP_TOOLS, message, provider="openai")
@@ -389,8 +424,15 @@ def test_anthropic_loop() -> None:
         {"type": "tool_use", "id": "u1", "name": "add", "input": {"a": 4}},
         {"type": "tool_use", "id": "u2", "name": "add", "input": {"b": 4}},
     ]
-    answers = run_tool_calls(LOOP_TOOLS, {"role": "assistant", "content": content}, provider="anthropic")
-    assert answers[0] == {"type": "tool_result", "tool_use_id": "u1", "content": "5", "is_error": False}
+    answers = run_tool_calls(
+        LOOP_TOOLS, {"role": "assistant", "content": content}, provider="anthropic"
+    )
+    assert answers[0] == {
+        "type": "tool_result",
+        "tool_use_id": "u1",
+        "content": "5",
+        "is_error": False,
+    }
     assert answers[1]["is_error"] is True and "- a: Field required" in answers[1]["content"]
 
 
@@ -402,7 +444,11 @@ def test_gemini_loop() -> None:
     ]
     answers = run_tool_calls(LOOP_TOOLS, {"role": "model", "parts": parts}, provider="gemini")
     assert answers[0] == {
-        "functionResponse": {"id": "g1", "name": "files.read", "response": {"output": {"path": "x", "text": "hello"}}}
+        "functionResponse": {
+            "id": "g1",
+            "name": "files.read",
+            "response": {"output": {"path": "x", "text": "hello"}},
+        }
     }
     assert "broken" in answers[1]["functionResponse"]["response"]["error"]
     assert "id" not in answers[1]["functionResponse"]
@@ -433,7 +479,12 @@ def test_parallel_calls_run_concurrently(within: Any) -> None:
         return n
 
     calls = [
-        {"type": "function_call", "call_id": f"m{i}", "name": "meet", "arguments": json.dumps({"n": i})}
+        {
+            "type": "function_call",
+            "call_id": f"m{i}",
+            "name": "meet",
+            "arguments": json.dumps({"n": i}),
+        }
         for i in range(3)
     ]
     answers = within(10, run_tool_calls, [meet], calls, "openai")
@@ -467,14 +518,21 @@ def test_async_tools_and_timeouts() -> None:
 def test_sdk_objects_are_read_through_model_dump() -> None:
     class Dumped:
         def model_dump(self, **options: Any) -> dict[str, Any]:
-            return {"type": "function_call", "call_id": "d1", "name": "add", "arguments": '{"a": 9}'}
+            return {
+                "type": "function_call",
+                "call_id": "d1",
+                "name": "add",
+                "arguments": '{"a": 9}',
+            }
 
     assert run_tool_calls(add, [Dumped()], provider="openai")[0]["output"] == "10"
 
 
 def test_a_call_without_an_id_is_a_usage_error() -> None:
     with pytest.raises(st.UsageError, match="no id"):
-        run_tool_calls(add, [{"type": "tool_use", "name": "add", "input": {}}], provider="anthropic")
+        run_tool_calls(
+            add, [{"type": "tool_use", "name": "add", "input": {}}], provider="anthropic"
+        )
     with pytest.raises(st.UsageError, match="provider"):
         run_tool_calls(add, [], provider="cohere")
 
@@ -520,7 +578,9 @@ def test_mistral_both_forms() -> None:
         "mistral",
     )
     assert old.content == "Ok." and [c["id"] for c in old.calls] == ["abc123XYZ", "def456UVW"]
-    new = parse_tool_calls('[TOOL_CALLS]add[ARGS]{"a": 1}[TOOL_CALLS]add[CALL_ID]k9[ARGS]{}', "mistral")
+    new = parse_tool_calls(
+        '[TOOL_CALLS]add[ARGS]{"a": 1}[TOOL_CALLS]add[CALL_ID]k9[ARGS]{}', "mistral"
+    )
     assert [c["function"]["arguments"] for c in new.calls] == [{"a": 1}, {}]
     answers = run_tool_calls(add, old, provider="hf")
     assert [a["tool_call_id"] for a in answers] == ["abc123XYZ", "def456UVW"]
@@ -535,7 +595,11 @@ def test_mistral_both_forms() -> None:
         ("</tool_call>", "hermes", "closes no"),
         ('<tool_call>{"arguments": {}}</tool_call>', "hermes", "no tool name"),
         ('<tool_call>{"name": "a", "arguments": [1]}</tool_call>', "hermes", "not a JSON object"),
-        ('<tool_call>{"name": "a", "arguments": {}, "parameters": {}}</tool_call>', "hermes", "twice"),
+        (
+            '<tool_call>{"name": "a", "arguments": {}, "parameters": {}}</tool_call>',
+            "hermes",
+            "twice",
+        ),
         ('<tool_call>{"name": "a"} trailing</tool_call>', "hermes", "text after"),
         ('{"name": "add", "parameters": {"a": 1}', "llama3", "cut off"),
         ('{"name": "add", "parameters": {}} and then some words', "llama3", "not a tool call"),

@@ -9,9 +9,9 @@ from typing import Any, Literal, TypeVar
 from ._dialects import convert_schema
 from ._json_schemas import input_json_schema, output_json_schema
 from ._metadata import as_tools
+from ._protocols import StandardTool
 from ._provider_schemas import HfOutputDialect
 from ._schema import JsonSchema, as_schema
-from ._protocols import StandardTool
 from .exceptions import SchemaNotExpressibleError, UsageError
 from .names import ANTHROPIC_NAMES, GEMINI_NAMES, HF_NAMES, OPENAI_NAMES, NameMap, NameRule
 from .registry import adopt, is_standard_tool

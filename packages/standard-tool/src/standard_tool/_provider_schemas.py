@@ -427,7 +427,8 @@ def _joined(objects: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "type": "object",
         "properties": {
-            name: subs[0] if len(subs) == 1 else {"anyOf": subs} for name, subs in properties.items()
+            name: subs[0] if len(subs) == 1 else {"anyOf": subs}
+            for name, subs in properties.items()
         },
     }
     if required:
@@ -676,13 +677,19 @@ def strict_typed(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[s
         kinds = list(dict.fromkeys(_json_type(v) for v in enum))
         node["type"] = kinds[0] if len(kinds) == 1 else kinds
         return node
-    dialect.fail("type", pointer, "strict mode needs a type at every position; this one accepts any value")
+    dialect.fail(
+        "type", pointer, "strict mode needs a type at every position; this one accepts any value"
+    )
 
 
 def strict_no_all_of(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
     """``allOf`` that cannot be folded has no strict form."""
     if "allOf" in node:
-        dialect.fail("allOf", _ptr(pointer, "allOf"), "strict mode has no allOf, and these branches cannot be merged")
+        dialect.fail(
+            "allOf",
+            _ptr(pointer, "allOf"),
+            "strict mode has no allOf, and these branches cannot be merged",
+        )
     return node
 
 
@@ -790,7 +797,10 @@ def bare_any_of_as_type_list(
         isinstance(branches, list)
         and len(branches) > 1
         and "type" not in node
-        and all(isinstance(b, dict) and b.keys() == {"type"} and isinstance(b["type"], str) for b in branches)
+        and all(
+            isinstance(b, dict) and b.keys() == {"type"} and isinstance(b["type"], str)
+            for b in branches
+        )
     ):
         node = {k: v for k, v in node.items() if k != "anyOf"}
         names = sorted({b["type"] for b in branches})

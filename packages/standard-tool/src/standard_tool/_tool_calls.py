@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any, NamedTuple
 
-from ._call import acall, call, run_sync
+from ._call import acall, run_sync
+from ._call import call as _call
 from ._declarations import NAME_RULES, PROVIDERS
 from ._json import jsonable
 from ._json_schemas import input_json_schema
@@ -82,15 +83,17 @@ class Toolbox:
         return box
 
     def lookup(self, call: ToolCall) -> _Entry | _Outcome:
-        entry = self.entries.get(call.name) if isinstance(call.name, str) else None
-        if entry is not None:
-            return entry
-        known = ", ".join(repr(name) for name in self.entries) or "none"
-        return _Outcome(False, message=f"Unknown tool: no tool has that name. Tools: {known}.")
+        entry = self.entries.get(call.name)
+        return entry if entry is not None else self.unknown()
 
     def arguments(self, entry: _Entry, call: ToolCall) -> Any:
         """The call's arguments as a value (``ToolValidationError`` for malformed JSON)."""
         arguments = call.arguments
+        if type(arguments) is str and arguments[:1] == "{":
+            try:
+                arguments = json.loads(arguments)
+            except (ValueError, RecursionError):
+                pass  # said below, with where it breaks
         if isinstance(arguments, (str, bytes, bytearray)):
             if not arguments.strip():
                 return {}
@@ -115,13 +118,19 @@ class Toolbox:
         return arguments
 
     def run(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:
-        entry = self.lookup(call)
-        if isinstance(entry, _Outcome):
-            return entry
+        entry = self.entries.get(call.name)
+        if entry is None:
+            return self.unknown()
         try:
-            return _Outcome(True, call_(entry.tool, self.arguments(entry, call), context, timeout))
+            return _Outcome(
+                True, _call(entry.tool, self.arguments(entry, call), context, timeout=timeout)
+            )
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
+
+    def unknown(self) -> _Outcome:
+        known = ", ".join(repr(name) for name in self.entries) or "none"
+        return _Outcome(False, message=f"Unknown tool: no tool has that name. Tools: {known}.")
 
     async def arun(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:
         entry = self.lookup(call)
@@ -141,10 +150,6 @@ class Toolbox:
         if len(calls) == 1:
             return [await self.arun(calls[0], context, timeout)]
         return list(await asyncio.gather(*(self.arun(c, context, timeout) for c in calls)))
-
-
-def call_(tool: StandardTool, arguments: Any, context: Any, timeout: float | None) -> Any:
-    return call(tool, arguments, context, timeout=timeout)
 
 
 def _message(name: str, error: StandardToolError) -> str:
@@ -191,7 +196,9 @@ def _plain(obj: Any) -> Any:
             return dump(mode="json", by_alias=True, exclude_none=True)
         except TypeError:
             return dump()
-    raise UsageError(f"tool calls are dicts (or a provider SDK's objects), not {type(obj).__name__}")
+    raise UsageError(
+        f"tool calls are dicts (or a provider SDK's objects), not {type(obj).__name__}"
+    )
 
 
 _PLAIN = frozenset((dict, list, tuple, str))
@@ -221,11 +228,18 @@ def read_calls(provider: str, calls: Any) -> list[ToolCall]:
     if provider == "gemini":
         return [c for c in map(_gemini_call, _gemini_parts(calls)) if c]
     found = getattr(calls, "calls", None)  # a ParsedCompletion
-    return [c for c in map(_hf_call, _items(found if found is not None else calls, "tool_calls")) if c]
+    return [
+        c for c in map(_hf_call, _items(found if found is not None else calls, "tool_calls")) if c
+    ]
 
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _name(value: Any) -> str:
+    """A tool name as the model sent it (anything else names no tool)."""
+    return value if type(value) is str else ""
 
 
 def _openai_call(item: Any) -> ToolCall | None:
@@ -234,16 +248,20 @@ def _openai_call(item: Any) -> ToolCall | None:
     if item.get("type") == "function_call":
         call_id = item.get("call_id")
         call_id = call_id if type(call_id) is str else None
-        return ToolCall(call_id, item.get("name"), item.get("arguments"), "responses")
+        return ToolCall(call_id, _name(item.get("name")), item.get("arguments"), "responses")
     function = item.get("function")
     if isinstance(function, Mapping) and item.get("type", "function") == "function":
-        return ToolCall(_text(item.get("id")), function.get("name"), function.get("arguments"), "chat")
+        return ToolCall(
+            _text(item.get("id")), _name(function.get("name")), function.get("arguments"), "chat"
+        )
     return None
 
 
 def _anthropic_call(block: Any) -> ToolCall | None:
     if isinstance(block, Mapping) and block.get("type") == "tool_use":
-        return ToolCall(_text(block.get("id")), block.get("name"), block.get("input"), "anthropic")
+        return ToolCall(
+            _text(block.get("id")), _name(block.get("name")), block.get("input"), "anthropic"
+        )
     return None
 
 
@@ -261,7 +279,9 @@ def _gemini_call(part: Any) -> ToolCall | None:
     function = part.get("functionCall", part.get("function_call"))
     if not isinstance(function, Mapping):
         return None
-    return ToolCall(_text(function.get("id")), function.get("name"), function.get("args"), "gemini")
+    return ToolCall(
+        _text(function.get("id")), _name(function.get("name")), function.get("args"), "gemini"
+    )
 
 
 def _hf_call(item: Any) -> ToolCall | None:
@@ -271,7 +291,7 @@ def _hf_call(item: Any) -> ToolCall | None:
     if not isinstance(function, Mapping) or "name" not in function:
         return None
     arguments = function.get("arguments", function.get("parameters"))
-    return ToolCall(_text(item.get("id")), function.get("name"), arguments, "hf")
+    return ToolCall(_text(item.get("id")), _name(function.get("name")), arguments, "hf")
 
 
 # --- answering ---------------------------------------------------------------------------------
@@ -322,8 +342,6 @@ def _checked(calls: list[ToolCall]) -> list[ToolCall]:
     for position, found in enumerate(calls):
         if found.id is None and found.form in _ANSWERED_BY_ID:
             raise UsageError(f"tool call {position} has no id to answer to")
-        if type(found.name) is not str:
-            calls[position] = found._replace(name="")
     return calls
 
 
@@ -365,7 +383,7 @@ def run_tool_calls(
         outcomes = run_sync(box.arun_all(found, context, timeout))
     else:
         outcomes = []
-    return [answer(c, o) for c, o in zip(found, outcomes)]
+    return [answer(c, o) for c, o in zip(found, outcomes, strict=True)]
 
 
 async def arun_tool_calls(
@@ -380,7 +398,7 @@ async def arun_tool_calls(
     box = toolbox(tools, provider)
     found = _checked(read_calls(provider, calls))
     outcomes = await box.arun_all(found, context, timeout) if found else []
-    return [answer(c, o) for c, o in zip(found, outcomes)]
+    return [answer(c, o) for c, o in zip(found, outcomes, strict=True)]
 
 
 # --- strict mode's null-for-absent, undone ----------------------------------------------------

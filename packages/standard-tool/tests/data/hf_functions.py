@@ -47,7 +47,9 @@ def search(query: str, limit: int = 10, tags: list[str] | None = None) -> list[s
     return [query][:limit]
 
 
-def pick(choice: int | str, flags: dict[str, bool] | None = None, ratio: float | None = None) -> str:
+def pick(
+    choice: int | str, flags: dict[str, bool] | None = None, ratio: float | None = None
+) -> str:
     """Pick something.
 
     Args:
