@@ -619,3 +619,25 @@ def test_ambiguous_or_truncated_completions_are_refused(text: str, format: Any, 
 def test_unknown_format_is_a_usage_error() -> None:
     with pytest.raises(st.UsageError, match="hermes"):
         parse_tool_calls("x", "chatml")  # type: ignore[arg-type]
+
+
+def test_the_providers_module_exports_what_all_says() -> None:
+    from standard_tool import providers
+
+    assert providers.__all__ == sorted(providers.__all__)
+    exported = {name for name in dir(providers) if not name.startswith("_")}
+    assert exported - {"annotations"} == set(providers.__all__)
+
+
+def test_a_root_union_with_one_object_branch_keeps_the_object() -> None:
+    schema = {
+        "anyOf": [{"type": "string"}, {"type": "object", "properties": {"a": {"type": "integer"}}}]
+    }
+    tool = st.Tool(name="u", description="d", input_schema=schema, execute=lambda i: i)
+    rendered = to_anthropic(tool)["input_schema"]
+    assert rendered == {"type": "object", "properties": {"a": {"type": "integer"}}}
+    never = st.Tool(
+        name="s", description="d", input_schema={"anyOf": [{"type": "string"}]}, execute=len
+    )
+    with pytest.raises(SchemaNotExpressibleError, match="tool 's'.*anyOf"):
+        to_anthropic(never)

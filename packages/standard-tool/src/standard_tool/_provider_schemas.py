@@ -361,7 +361,8 @@ def _object_root(dialect: Dialect, root: Any) -> dict[str, Any]:
     if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#"):
         target = _target(dialect, node["$ref"], "/$ref")
         node.pop("$ref")
-        node = {**target, **node}
+        merged = _merge(target, node)
+        node = merged if merged is not None else {**node, "allOf": [target, *node.get("allOf", [])]}
     for key in ("anyOf", "oneOf", "allOf"):
         branches = node.get(key)
         if not isinstance(branches, list) or not branches:
@@ -375,8 +376,8 @@ def _object_root(dialect: Dialect, root: Any) -> dict[str, Any]:
                 node = merged
             continue
         objects = [b for b in resolved if _is_object(b) or b.get("type") is None]
-        if len(objects) != len(resolved) or not objects:
-            continue
+        if not objects:  # arguments are an object: the other branches never apply
+            dialect.fail(key, f"/{key}", "no branch of this root accepts an object")
         node = {k: v for k, v in node.items() if k != key}
         node.update(_joined(objects))
     types = _types(node)
