@@ -641,3 +641,16 @@ def test_a_root_union_with_one_object_branch_keeps_the_object() -> None:
     )
     with pytest.raises(SchemaNotExpressibleError, match="tool 's'.*anyOf"):
         to_anthropic(never)
+
+
+def test_kept_definitions_have_names_a_reference_can_hold() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"t": {"$ref": "#/$defs/a~1b c"}},
+        "$defs": {"a/b c": {"type": "object", "properties": {"next": {"$ref": "#/$defs/a~1b c"}}}},
+    }
+    tool = st.Tool(name="odd", description="d", input_schema=schema, execute=lambda i: i)
+    rendered = to_anthropic(tool)["input_schema"]
+    assert list(rendered["$defs"]) == ["a_b_c"]
+    assert rendered["$defs"]["a_b_c"]["properties"]["next"] == {"$ref": "#/$defs/a_b_c"}
+    jsonschema.validate({"t": {"next": {"next": {}}}}, rendered)

@@ -17,8 +17,10 @@ as "absent" (see ``_calls``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
+from urllib.parse import unquote
 
 from ._dialects import MAX_DEPTH, Dialect, _merge, _ptr, _unescape
 from .exceptions import SchemaNotExpressibleError
@@ -162,7 +164,6 @@ class ProviderDialect(Dialect):
     """How messages name the target."""
     recursion: ClassVar[bool] = True
     """Whether the target resolves ``$ref`` (so that recursion can stay)."""
-    strict: ClassVar[bool] = False
     object_root: ClassVar[bool] = True
     """Whether the root must be an object (tool arguments)."""
     dropped_early: ClassVar[frozenset[str]] = frozenset()
@@ -234,7 +235,7 @@ class ProviderDialect(Dialect):
     def reference(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
         """A ``$ref`` inlined, or kept when its target is recursive and the target allows it."""
         ref = node["$ref"]
-        target = _unescape(ref[1:]) if isinstance(ref, str) and ref.startswith("#") else None
+        target = unquote(ref[1:]) if isinstance(ref, str) and ref.startswith("#") else None
         if target is None or target not in self.stack:  # not a reference back into itself
             return self.inline(node, pointer, depth)
         if not self.recursion:
@@ -318,6 +319,7 @@ def _def_name(pointer: str, taken: set[str]) -> str:
         base = tokens[1]
     else:
         base = "_".join(t for t in tokens if t not in ("$defs", "definitions")) or "root"
+    base = re.sub(r"[^A-Za-z0-9_.-]", "_", base)  # a name that needs no escaping in a $ref
     name, n = base, 1
     while name in taken:
         n += 1
@@ -361,8 +363,8 @@ def _object_root(dialect: Dialect, root: Any) -> dict[str, Any]:
     if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#"):
         target = _target(dialect, node["$ref"], "/$ref")
         node.pop("$ref")
-        merged = _merge(target, node)
-        node = merged if merged is not None else {**node, "allOf": [target, *node.get("allOf", [])]}
+        joined = _merge(target, node)
+        node = joined if joined is not None else {**node, "allOf": [target, *node.get("allOf", [])]}
     for key in ("anyOf", "oneOf", "allOf"):
         branches = node.get(key)
         if not isinstance(branches, list) or not branches:
@@ -713,7 +715,6 @@ class OpenAIStrictDialect(ProviderDialect):
     optional one nullable), ``anyOf`` only, the supported keywords only, within the limits."""
 
     label = "OpenAI strict mode"
-    strict = True
     dropped_early = _CONDITIONS
     steps = (
         all_of_merged,
