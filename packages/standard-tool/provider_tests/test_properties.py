@@ -20,7 +20,7 @@ from hypothesis_jsonschema import from_schema
 
 import standard_tool as st
 from standard_tool.dialects import convert_schema
-from standard_tool.providers import run_tool_calls, to_openai
+from standard_tool.providers import run_tool_calls, to_anthropic, to_hf, to_openai
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import provider_corpus as corpus  # noqa: E402
@@ -178,3 +178,87 @@ def _call(provider: str, call_id: str, name: str, arguments: Any) -> list[dict[s
     if provider == "gemini":
         return [{"functionCall": {"id": call_id, "name": name, "args": json.loads(text)}}]
     return [{"type": "function", "id": call_id, "function": {"name": name, "arguments": text}}]
+
+
+def _schemas(depth: int = 2) -> Any:
+    """Random input schemas: objects of scalars, enums, consts, nullable and type-list
+    positions, arrays (with or without items), unions and nested objects."""
+    scalar = hs.sampled_from(
+        [
+            {"type": "string"},
+            {"type": "string", "minLength": 1, "maxLength": 5},
+            {"type": "string", "format": "date"},
+            {"type": "integer", "minimum": 0},
+            {"type": "integer", "exclusiveMaximum": 10},
+            {"type": "number", "multipleOf": 0.5},
+            {"type": "boolean"},
+            {"type": ["string", "null"]},
+            {"type": ["integer", "string"]},
+            {"enum": ["a", "b"]},
+            {"enum": [1, 2, None]},
+            {"const": "x"},
+            {"type": "array"},
+            {"type": "null"},
+            {},
+        ]
+    )
+    if depth == 0:
+        return scalar
+    inner = _schemas(depth - 1)
+    return hs.one_of(
+        scalar,
+        inner.map(lambda s: {"type": "array", "items": s}),
+        hs.lists(inner, min_size=2, max_size=3).map(lambda b: {"anyOf": b}),
+        inner.map(lambda s: {"anyOf": [s, {"type": "null"}]}),
+        _objects(inner),
+    )
+
+
+def _objects(inner: Any) -> Any:
+    names = hs.sampled_from(["a", "b", "c", "d-e", "f.g"])
+    return hs.dictionaries(names, inner, max_size=4).flatmap(
+        lambda props: hs.fixed_dictionaries(
+            {"type": hs.just("object"), "properties": hs.just(props)},
+            optional={
+                "required": hs.just(sorted(props)[: len(props) // 2]),
+                "additionalProperties": hs.just(False),
+            },
+        )
+    )
+
+
+@settings(SETTINGS, max_examples=200)
+@given(hs.data())
+def test_random_schemas_keep_their_meaning_in_every_dialect(data: Any) -> None:
+    schema = data.draw(_objects(_schemas(2)))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    rendered = {d: corpus.json_schema_of(convert_schema(schema, d)) for d in DIALECTS}
+    value = data.draw(from_schema(schema).filter(_json_ok))
+    for dialect, target in rendered.items():
+        errors = [e.message for e in jsonschema.Draft202012Validator(target).iter_errors(value)]
+        assert not errors, (dialect, target, errors)
+    tool = st.Tool(name="random", description="", input_schema=schema, execute=lambda v: "ok")
+    assert corpus.check_gemini(to_gemini_declaration(tool), "parameters") == []
+    assert corpus.check_anthropic(to_anthropic(tool)) == []
+    assert corpus.check_hf(to_hf(tool)) == []
+    declaration = to_openai(tool)
+    assert corpus.check_openai(declaration, "responses") == []
+    if declaration["strict"]:
+        sent = _closed(value, declaration["parameters"])
+        jsonschema.validate(sent, declaration["parameters"])
+        call = [
+            {
+                "type": "function_call",
+                "call_id": "r",
+                "name": "random",
+                "arguments": json.dumps(sent),
+            }
+        ]
+        assert run_tool_calls([tool], call, provider="openai")[0]["output"] == "ok"
+
+
+def to_gemini_declaration(tool: Any) -> dict[str, Any]:
+    from standard_tool.providers import to_gemini
+
+    declaration: dict[str, Any] = to_gemini(tool)
+    return declaration

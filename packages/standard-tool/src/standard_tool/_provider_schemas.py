@@ -673,6 +673,8 @@ def _with_null(schema: Any) -> dict[str, Any]:
 def strict_typed(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
     """Every position has a type: an ``enum`` gets the types of its values; a schema that
     accepts any value has no strict form."""
+    if node.get("items") == {}:  # an array of anything, said here or by array_items
+        dialect.fail("items", _ptr(pointer, "items"), "strict mode needs a type for array items")
     if "type" in node or "anyOf" in node or "$ref" in node:
         return node
     enum = node.get("enum")
