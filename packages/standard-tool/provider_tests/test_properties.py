@@ -200,6 +200,14 @@ def _schemas(depth: int = 2) -> Any:
             {"type": "array"},
             {"type": "null"},
             {},
+            {"type": "object", "additionalProperties": {"type": "integer"}},
+            {"oneOf": [{"type": "integer"}, {"type": "string", "pattern": "^x"}]},
+            {"allOf": [{"type": "integer"}, {"minimum": 2}]},
+            {"type": "string", "not": {"const": "no"}},
+            {"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"}},
+            {"type": "array", "prefixItems": [{"type": "boolean"}], "maxItems": 1},
+            {"$ref": "#/$defs/P"},
+            {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}], "description": "A place."},
         ]
     )
     if depth == 0:
@@ -212,6 +220,13 @@ def _schemas(depth: int = 2) -> Any:
         inner.map(lambda s: {"anyOf": [s, {"type": "null"}]}),
         _objects(inner),
     )
+
+
+PLACE = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "zip": {"type": "string", "minLength": 5}},
+    "required": ["city"],
+}
 
 
 def _objects(inner: Any) -> Any:
@@ -227,13 +242,16 @@ def _objects(inner: Any) -> Any:
     )
 
 
-@settings(SETTINGS, max_examples=200)
+@settings(SETTINGS, max_examples=300)
 @given(hs.data())
 def test_random_schemas_keep_their_meaning_in_every_dialect(data: Any) -> None:
     schema = data.draw(_objects(_schemas(2)))
+    schema["$defs"] = {"P": PLACE}  # one model, perhaps used several times: not recursion
     jsonschema.Draft202012Validator.check_schema(schema)
     rendered = {d: corpus.json_schema_of(convert_schema(schema, d)) for d in DIALECTS}
-    value = data.draw(from_schema(schema).filter(_json_ok))
+    generated: Any = convert_schema(schema, "draft-07")
+    valid = jsonschema.Draft202012Validator(schema).is_valid
+    value = data.draw(from_schema(generated).filter(_json_ok).filter(valid))
     for dialect, target in rendered.items():
         errors = [e.message for e in jsonschema.Draft202012Validator(target).iter_errors(value)]
         assert not errors, (dialect, target, errors)

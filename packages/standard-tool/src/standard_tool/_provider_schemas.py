@@ -168,6 +168,8 @@ class ProviderDialect(Dialect):
     """Whether the root must be an object (tool arguments)."""
     dropped_early: ClassVar[frozenset[str]] = frozenset()
     """Keywords holding subschemas the target lacks: noted and dropped before the walk."""
+    spells_nullable: ClassVar[bool] = False
+    """Whether the target spells null ``nullable: true`` (OpenAPI) rather than as a type."""
 
     def __init__(self, target: str, root: Any) -> None:
         super().__init__(target, root)
@@ -220,6 +222,8 @@ class ProviderDialect(Dialect):
         return out
 
     def node(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
+        if self.spells_nullable:
+            node = _null_branches_out(node)
         if "$ref" in node:
             return self.reference(node, pointer, depth)
         if isinstance(node.get("allOf"), list):
@@ -580,11 +584,30 @@ def nullable_keyword(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
 
 
 def _only_null(branch: Any) -> bool:
-    if not isinstance(branch, dict):
-        return False
-    if branch.get("type") in ("null", ["null"]):
-        return branch.keys() <= _ANNOTATIONS | {"type"}
-    return branch.get("nullable") is True and branch.keys() <= _ANNOTATIONS
+    """Whether a union branch admits ``null`` alone (once converted, ``{"nullable": true}``
+    would mean "anything or null": only the source's ``{"type": "null"}`` says it)."""
+    return (
+        isinstance(branch, dict)
+        and branch.get("type") in ("null", ["null"])
+        and branch.keys() <= _ANNOTATIONS | {"type"}
+    )
+
+
+def _null_branches_out(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``node`` with the null branches of its unions said by ``nullable: true`` instead, a
+    lone remaining branch merged in (before the walk, while a null branch is still one)."""
+    for key in ("anyOf", "oneOf"):
+        branches = node.get(key)
+        if not isinstance(branches, list):
+            continue
+        kept = [b for b in branches if not _only_null(b)]
+        if len(kept) == len(branches) or not kept:
+            continue
+        out = {k: v for k, v in node.items() if k != key}
+        out["nullable"] = True
+        merged = _merge(kept[0], out) if len(kept) == 1 and isinstance(kept[0], dict) else None
+        node = merged if merged is not None else {**out, key: kept}
+    return node
 
 
 # --- OpenAI ------------------------------------------------------------------------------------
@@ -817,6 +840,7 @@ class HfDialect(ProviderDialect):
     inlined, ``nullable: true`` for null, unions of bare types as ``type`` lists."""
 
     label = "chat templates"
+    spells_nullable = True
     steps = (all_of_merged, const_as_enum, nullable_keyword, bare_any_of_as_type_list)
 
 
@@ -915,6 +939,7 @@ class GeminiDialect(ProviderDialect):
 
     label = "Gemini parameters"
     recursion = False
+    spells_nullable = True
     dropped_early = _CONDITIONS | {"patternProperties", "additionalProperties"}
     steps = (
         all_of_merged,
