@@ -654,3 +654,22 @@ def test_kept_definitions_have_names_a_reference_can_hold() -> None:
     assert list(rendered["$defs"]) == ["a_b_c"]
     assert rendered["$defs"]["a_b_c"]["properties"]["next"] == {"$ref": "#/$defs/a_b_c"}
     jsonschema.validate({"t": {"next": {"next": {}}}}, rendered)
+
+
+def test_read_tool_calls_normalizes_every_provider() -> None:
+    from standard_tool.providers import ToolCall, read_tool_calls
+
+    assert read_tool_calls(_openai_calls()[:1], "openai") == [
+        ToolCall("c1", "add", '{"a": 2, "b": 3}', "responses")
+    ]
+    content = [
+        {"type": "text", "text": "x"},
+        {"type": "tool_use", "id": "u", "name": 7, "input": {}},
+    ]
+    assert read_tool_calls({"content": content}, "anthropic") == [
+        ToolCall("u", "", {}, "anthropic")
+    ]
+    parts = {"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {}}}]}}]}
+    assert read_tool_calls(parts, "gemini") == [ToolCall(None, "f", {}, "gemini")]
+    with pytest.raises(st.UsageError):
+        read_tool_calls([], "mistral")

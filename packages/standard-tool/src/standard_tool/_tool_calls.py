@@ -34,7 +34,7 @@ from .exceptions import (
 from .names import NameMap
 from .registry import adopt
 
-__all__ = ["ToolCall", "arun_tool_calls", "run_tool_calls"]
+__all__ = ["ToolCall", "arun_tool_calls", "read_tool_calls", "run_tool_calls"]
 
 _ERROR_KEY = "error"
 
@@ -220,8 +220,11 @@ def _items(value: Any, *keys: str) -> list[Any]:
     raise UsageError(f"tool calls come as a list or a message, not {type(value).__name__}")
 
 
-def read_calls(provider: str, calls: Any) -> list[ToolCall]:
-    """The tool calls in what a model produced, normalized, in order."""
+def read_tool_calls(calls: Any, provider: str) -> list[ToolCall]:
+    """The tool calls in what a model produced for ``provider`` (the shapes
+    :func:`run_tool_calls` takes), normalized, in order; everything else is skipped."""
+    if provider not in PROVIDERS:
+        raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
     if provider == "openai":
         return [c for c in map(_openai_call, _items(calls, "output", "tool_calls")) if c]
     if provider == "anthropic":
@@ -377,7 +380,7 @@ def run_tool_calls(
     the model; ``timeout`` bounds each call.
     """
     box = toolbox(tools, provider)
-    found = _checked(read_calls(provider, calls))
+    found = _checked(read_tool_calls(calls, provider))
     if len(found) == 1:
         return [answer(found[0], box.run(found[0], context, timeout))]
     if found:
@@ -397,7 +400,7 @@ async def arun_tool_calls(
 ) -> list[dict[str, Any]]:
     """:func:`run_tool_calls` for async code: the calls run concurrently on this loop."""
     box = toolbox(tools, provider)
-    found = _checked(read_calls(provider, calls))
+    found = _checked(read_tool_calls(calls, provider))
     outcomes = await box.arun_all(found, context, timeout) if found else []
     return [answer(c, o) for c, o in zip(found, outcomes, strict=True)]
 

@@ -12,7 +12,8 @@ Both halves of the tool loop, for any standard tool (from any framework, or an M
   (``standard_tool.dialects``: ``"openai"``, ``"openai-strict"``, ``"anthropic"``,
   ``"gemini"``, ``"gemini-json-schema"``, ``"hf"``).
 - the return half: :func:`run_tool_calls` / :func:`arun_tool_calls` take what the model
-  produced and return what goes back, one answer per call, matched by id, in order.
+  produced and return what goes back, one answer per call, matched by id, in order;
+  :func:`read_tool_calls` only reads the calls (:class:`ToolCall`), to look before running.
 - open-weight models: :func:`parse_tool_calls` reads raw completions (Hermes/Qwen, Llama 3,
   Mistral formats) into calls :func:`run_tool_calls` takes with ``provider="hf"``.
 
@@ -30,7 +31,7 @@ from ._declarations import (
     to_hf,
     to_openai,
 )
-from ._tool_calls import ToolCall, arun_tool_calls, run_tool_calls
+from ._tool_calls import ToolCall, arun_tool_calls, read_tool_calls, run_tool_calls
 
 __all__ = [
     "FORMATS",
@@ -41,6 +42,7 @@ __all__ = [
     "arun_tool_calls",
     "openai_strict_problem",
     "parse_tool_calls",
+    "read_tool_calls",
     "run_tool_calls",
     "to_anthropic",
     "to_gemini",
