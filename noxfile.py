@@ -6,6 +6,8 @@
 - ``core-only`` / ``core-lowest``: the core and the toy third-party plugin, with no framework
   installed (``integration_tests/core_only.py`` checks that none is importable), newest and
   lowest dependency versions.
+- ``providers``: the core's provider envelopes (``standard_tool.providers``) against the
+  providers' own SDK types, and property tests generating inputs from each schema.
 - ``<adapter>-<version>``: one session per adapter and framework version. Each adapter declares
   its matrix in its own ``pyproject.toml``::
 
@@ -82,6 +84,14 @@ LINT_REQUIRES = (
     "nox>=2025.5.1",
     "pytest-examples>=0.0.18",
 )
+PROVIDER_REQUIRES = (
+    "openai==3.60.0",
+    "anthropic==2.16.0",
+    "google-genai==3.6.1",
+    "hypothesis==6.170.5",  # hypothesis-jsonschema 0.23.1 breaks on 6.170.10 and later
+    "hypothesis-jsonschema==0.23.1",
+)
+"""What the ``providers`` session adds: the SDKs whose types must accept the declarations."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
 INTEGRATION_REQUIRES = (
@@ -220,6 +230,14 @@ def envs() -> list[Env]:
             commands=(_pytest(*CORE_TESTS),),
             versions_of=CORE_DEPENDENCIES,
             ranges=core_ranges,
+        ),
+        Env(
+            "providers",
+            "The provider envelopes against the OpenAI, Anthropic and Gemini SDK types; "
+            "property tests.",
+            requires=(*TEST_REQUIRES, *PROVIDER_REQUIRES),
+            local=(CORE,),
+            commands=(_pytest(f"{CORE}/provider_tests"),),
         ),
     ]
     for path, matrix in adapters():

@@ -25,6 +25,7 @@ UNITS: dict[str, list[str]] = {
     "core tests": ["packages/standard-tool/tests"],
     "cli": ["packages/standard-tool-cli/src"],
     "cli tests": ["packages/standard-tool-cli/tests"],
+    "core provider tests": ["packages/standard-tool/provider_tests"],
     "langchain": ["packages/standard-tool-langchain/src"],
     "langchain tests": ["packages/standard-tool-langchain/tests"],
     "llama-index": ["packages/standard-tool-llama-index/src"],

@@ -37,14 +37,14 @@ PACKAGES = {
     "standard-tool-pydantic-ai": "packages/standard-tool-pydantic-ai",
     "standard-tool-toy": "integration_tests/toy-plugin",
 }
-TARGETS: dict[str, str | None] = {
-    "standard-tool": "standard",
-    "standard-tool-cli": None,
-    "standard-tool-langchain": "langchain",
-    "standard-tool-llama-index": "llama-index",
-    "standard-tool-mcp": "mcp",
-    "standard-tool-pydantic-ai": "pydantic-ai",
-    "standard-tool-toy": "toy",
+TARGETS: dict[str, tuple[str, ...]] = {
+    "standard-tool": ("standard", "openai", "anthropic", "gemini", "hf"),
+    "standard-tool-cli": (),
+    "standard-tool-langchain": ("langchain",),
+    "standard-tool-llama-index": ("llama-index",),
+    "standard-tool-mcp": ("mcp",),
+    "standard-tool-pydantic-ai": ("pydantic-ai",),
+    "standard-tool-toy": ("toy",),
 }
 
 SMOKE = r"""
@@ -73,6 +73,12 @@ def add(a: int, b: int = 1) -> int:
 
 
 assert st.call(add, {"a": 2}) == 3
+declared = st.convert(add, to="openai", api="chat")
+assert declared["function"]["name"] == "add" and declared["function"]["strict"] is True
+from standard_tool.providers import run_tool_calls
+
+call = {"type": "function_call", "call_id": "c1", "name": "add", "arguments": '{"a": 2}'}
+assert run_tool_calls([add], [call], provider="openai")[0]["output"] == "3"
 if "langchain" in expected:
     native = st.convert(add, to="langchain")
     assert native.invoke({"a": 2, "b": 3}) == 5
@@ -144,8 +150,7 @@ class Workspace:
     def check(self, venv: Path, names: list[str], mode: str = "wheels") -> None:
         python = venv / "bin" / "python"
         run(self.uv, "pip", "check", "--python", python, cwd=self.tmp)
-        installed = {"standard-tool", *names}
-        targets = ",".join(sorted(t for name in installed if (t := TARGETS[name]) is not None))
+        targets = ",".join(sorted(t for name in {"standard-tool", *names} for t in TARGETS[name]))
         smoke = self.tmp / "smoke.py"
         smoke.write_text(SMOKE)
         run(python, "-I", smoke, ROOT, targets, mode, cwd=self.tmp)

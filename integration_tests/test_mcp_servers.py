@@ -56,8 +56,8 @@ def _through_each_adapter(tool: MCPTool, arguments: dict[str, Any]) -> dict[str,
     """The result of ``tool`` converted to every installed target and adopted back."""
     results = {}
     for info in targets():
-        if info.name in ("mcp", "standard") or info.version is None:
-            continue
+        if info.name == "mcp" or info.distribution == "standard-tool" or info.version is None:
+            continue  # the core's own targets: the tool itself, and providers' declarations
         back = adopt(convert(tool, to=info.name))
         assert output_json_schema(back) == output_json_schema(tool), info.name
         results[info.name] = jsonable(call(back, arguments))

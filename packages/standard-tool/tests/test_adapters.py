@@ -242,6 +242,8 @@ ERRORS = [
     exceptions.ToolTimeoutError("t", 1.5),
     exceptions.NotJsonError([Issue("not a number", ("a",))]),
     exceptions.SchemaNotExpressibleError("openapi-3.0", "prefixItems", "/a", "one items"),
+    exceptions.SchemaNotExpressibleError("gemini", "$ref", "/a", "recursive", tool="t"),
+    exceptions.ModelOutputError("tool call 1 is cut off"),
     exceptions.UnknownTargetError("mcp", ["standard"], "standard-tool-mcp"),
     exceptions.UnsupportedObjectError("no adapter"),
     exceptions.ConversionError("no"),

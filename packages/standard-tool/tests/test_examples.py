@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import importlib.util
 import sys
 from pathlib import Path
@@ -70,3 +71,22 @@ def test_raw_schema_example() -> None:
     output = st.output_json_schema(weather.multiply)
     assert output is not None and output["required"] == ["product"]
     assert weather.multiply.title == "Multiply"
+
+
+def test_providers_example_runs_the_loop_for_every_provider() -> None:
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLES / "providers.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    lines = {line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in out.splitlines()}
+    assert "('get_forecast', True)" in lines["openai tools"]
+    assert '"call_id": "call_2", "output": "{\\"product\\": 42}"' in out
+    assert "b: must be of type integer" in lines["openai chat"]
+    assert (
+        '"is_error": false' in lines["anthropic"]
+        and '\\"summary\\": \\"rain\\"' in lines["anthropic"]
+    )
+    assert '"response": {"output": {"product": 42}}' in lines["gemini"]
+    assert '"role": "tool", "name": "get_forecast"' in out and '"high_c\\": 22.5' in out

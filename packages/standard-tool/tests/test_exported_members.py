@@ -21,7 +21,16 @@ FIXED = {
 def test_all_is_sorted_and_exported() -> None:
     assert standard_tool.__all__ == sorted(standard_tool.__all__)
     exported = {name for name in dir(standard_tool) if not name.startswith("_")}
-    modules = {"adapters", "dialects", "exceptions", "hookspecs", "names", "registry", "testing"}
+    modules = {
+        "adapters",
+        "dialects",
+        "exceptions",
+        "hookspecs",
+        "names",
+        "providers",
+        "registry",
+        "testing",
+    }
     assert exported - modules == set(standard_tool.__all__)
 
 

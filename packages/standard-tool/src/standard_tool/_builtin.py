@@ -1,4 +1,6 @@
-"""The core's own plugin: target ``standard``, and adoption of plain typed functions."""
+"""The core's own plugin: target ``standard``, the model providers' envelopes (``openai``,
+``anthropic``, ``gemini``, ``hf``: export only, plain dicts), and adoption of plain typed
+functions."""
 
 from __future__ import annotations
 
@@ -8,16 +10,26 @@ from typing import Any
 from .hookspecs import TargetInfo, hookimpl
 
 TARGET = "standard"
+PROVIDER_TARGETS = ("anthropic", "gemini", "hf", "openai")
+"""Targets whose export is a provider's tool declaration (``standard_tool.providers``)."""
+DISTRIBUTION = "standard-tool"
 
 
 @hookimpl
 def standard_tool_targets() -> list[TargetInfo]:
-    return [TargetInfo.installed(TARGET, "standard-tool")]
+    return [TargetInfo.installed(name, DISTRIBUTION) for name in (TARGET, *PROVIDER_TARGETS)]
 
 
 @hookimpl
-def standard_tool_export(tool: Any, target: str) -> Any:
-    return tool if target == TARGET else None
+def standard_tool_export(tool: Any, target: str, options: dict[str, Any]) -> Any:
+    if target == TARGET:
+        return tool
+    if target in PROVIDER_TARGETS:
+        from . import providers
+
+        export = getattr(providers, f"to_{target}")
+        return export(tool, **options)
+    return None
 
 
 @hookimpl(trylast=True)

@@ -1,4 +1,5 @@
-"""Convert JSON Schemas between draft 2020-12, draft-07 and the OpenAPI 3.0 Schema Object."""
+"""Convert JSON Schemas between draft 2020-12, draft-07 and the OpenAPI 3.0 Schema Object, and
+into the dialects of the model providers (``_provider_schemas``)."""
 
 from __future__ import annotations
 
@@ -75,7 +76,9 @@ def detect_dialect(schema: Mapping[str, Any] | bool) -> Literal["draft-2020-12",
     return "draft-07" if isinstance(uri, str) and _DRAFT_07_URI.search(uri) else "draft-2020-12"
 
 
-BUILTIN_DIALECTS = ("draft-2020-12", "draft-07", "openapi-3.0")
+PROVIDER_DIALECTS = ("openai", "openai-strict", "anthropic", "gemini", "gemini-json-schema", "hf")
+"""The model providers' dialects (``standard_tool.providers`` renders tools in them)."""
+BUILTIN_DIALECTS = ("draft-2020-12", "draft-07", "openapi-3.0", *PROVIDER_DIALECTS)
 _REGISTERED: dict[str, type[Dialect]] = {}
 
 
@@ -101,6 +104,10 @@ def convert_schema(schema: Mapping[str, Any] | bool, target: str) -> dict[str, A
         raise UsageError(f"a JSON Schema is a mapping or a boolean, not {type(schema).__name__}")
     source = detect_dialect(schema)
     walk = _REGISTERED.get(target)
+    if target in PROVIDER_DIALECTS:
+        from ._provider_schemas import PROVIDER_DIALECTS as PROVIDERS
+
+        walk = PROVIDERS[target]
     if walk is not None:
         if source != "draft-2020-12":
             schema = _To2020("draft-2020-12", schema).run()
@@ -115,6 +122,8 @@ def convert_schema(schema: Mapping[str, Any] | bool, target: str) -> dict[str, A
 
 def _ptr(base: str, token: str | int) -> str:
     """``base`` extended by one RFC 6901 reference token."""
+    if type(token) is str and "~" not in token and "/" not in token:
+        return f"{base}/{token}"
     return f"{base}/{str(token).replace('~', '~0').replace('/', '~1')}"
 
 

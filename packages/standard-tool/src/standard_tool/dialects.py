@@ -1,4 +1,7 @@
-"""JSON Schema dialects: the built-in draft 2020-12, draft-07 and OpenAPI 3.0, and new ones.
+"""JSON Schema dialects: the built-in draft 2020-12, draft-07 and OpenAPI 3.0, the model
+providers' (``"openai"``, ``"openai-strict"``, ``"anthropic"``, ``"gemini"``,
+``"gemini-json-schema"``, ``"hf"``: what ``standard_tool.providers`` declares tools in), and
+new ones.
 
 A new dialect (a provider's subset, say) is one :class:`Dialect` subclass with one step per
 rule, registered by name::

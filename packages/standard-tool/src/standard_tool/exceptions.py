@@ -14,7 +14,8 @@ The hierarchy::
     │   └── UnknownTargetError         no installed adapter exports to that target
     ├── UsageError                     the developer used the API wrongly (bad definition, bad argument)
     │   └── ToolNameError              a name breaks a target's rules, or two names collide
-    └── NotJsonError                   a value is not JSON data and cannot be made JSON data
+    ├── NotJsonError                   a value is not JSON data and cannot be made JSON data
+    └── ModelOutputError               a model's raw completion cannot be read as tool calls
 
 Errors raised while serving a model (validation and execution errors) carry the tool's
 name; their ``str()`` is meant for the model and never contains a traceback or the per-call
@@ -30,6 +31,7 @@ from typing import Any, Literal
 __all__ = [
     "ConversionError",
     "Issue",
+    "ModelOutputError",
     "NotJsonError",
     "PluginError",
     "SchemaNotExpressibleError",
@@ -156,18 +158,23 @@ class SchemaNotExpressibleError(ConversionError):
         target: the dialect asked for.
         keyword: the JSON Schema keyword.
         pointer: JSON Pointer of the node that uses it.
+        tool: the name of the tool whose schema it is, when one is known.
     """
 
-    def __init__(self, target: str, keyword: str, pointer: str, reason: str = "") -> None:
+    def __init__(
+        self, target: str, keyword: str, pointer: str, reason: str = "", tool: str | None = None
+    ) -> None:
         self.target = target
         self.keyword = keyword
         self.pointer = pointer or "/"
         self.reason = reason
+        self.tool = tool
         detail = f": {reason}" if reason else ""
-        super().__init__(f"{target} cannot express {keyword!r} at {self.pointer}{detail}")
+        whose = f"tool {tool!r}: " if tool is not None else ""
+        super().__init__(f"{whose}{target} cannot express {keyword!r} at {self.pointer}{detail}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.target, self.keyword, self.pointer, self.reason))
+        return (type(self), (self.target, self.keyword, self.pointer, self.reason, self.tool))
 
 
 class PluginError(StandardToolError):
@@ -231,3 +238,8 @@ class NotJsonError(StandardToolError, ValueError):
 
     def __reduce__(self) -> tuple[type[NotJsonError], tuple[tuple[Issue, ...]]]:
         return (type(self), (self.issues,))
+
+
+class ModelOutputError(StandardToolError, ValueError):
+    """A model's raw completion cannot be read as tool calls: truncated, malformed, or
+    ambiguous. The message says where and why, never quoting the completion."""

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from .exceptions import ToolNameError
 
 __all__ = [
+    "ANTHROPIC_NAMES",
     "GEMINI_NAMES",
+    "HF_NAMES",
     "MCP_NAMES",
     "OPENAI_NAMES",
     "NameMap",
@@ -44,7 +46,11 @@ class NameRule:
 MCP_NAMES = NameRule("mcp", "A-Za-z0-9._-", 128)
 """MCP (SEP-986)."""
 OPENAI_NAMES = NameRule("openai", "a-zA-Z0-9_-", 64)
-"""OpenAI and Anthropic function names."""
+"""OpenAI function names."""
+ANTHROPIC_NAMES = NameRule("anthropic", "a-zA-Z0-9_-", 64)
+"""Anthropic tool names (some endpoints allow 128 characters; 64 is accepted by all)."""
+HF_NAMES = NameRule("hf", "a-zA-Z0-9_-", 64)
+"""Tools in open-model chat templates, which take the OpenAI shape (and its names)."""
 GEMINI_NAMES = NameRule("gemini", "a-zA-Z0-9_.:-", 64, first="a-zA-Z_")
 """Gemini function declarations (Vertex's 64-character limit)."""
 

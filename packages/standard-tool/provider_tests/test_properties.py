@@ -1,0 +1,282 @@
+"""Property tests: inputs generated from each original schema stay valid under every rendered
+schema, and reach the tool unchanged through the return half.
+
+Run by the ``providers`` session (``hypothesis`` and ``hypothesis-jsonschema``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+from hypothesis_jsonschema import from_schema
+
+import standard_tool as st
+from standard_tool.dialects import convert_schema
+from standard_tool.providers import run_tool_calls, to_anthropic, to_hf, to_openai
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+import provider_corpus as corpus  # noqa: E402
+
+TOOLS = corpus.tools()
+GENERATED = sorted(
+    label
+    for label in TOOLS
+    if label not in corpus.RECURSIVE and label not in ("long_description", "dotted.name")
+)
+"""Every tool of the corpus whose schema hypothesis-jsonschema can generate from."""
+DIALECTS = ("openai", "anthropic", "gemini-json-schema", "gemini", "hf")
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
+def _original(label: str) -> dict[str, Any]:
+    return st.input_json_schema(TOOLS[label])
+
+
+def _inputs(label: str) -> Any:
+    """Values generated from the tool's schema (hypothesis-jsonschema reads draft-07), kept
+    only when valid under the original."""
+    original = _original(label)
+    valid = jsonschema.Draft202012Validator(original).is_valid
+    schema: Any = convert_schema(original, "draft-07")
+    schema.pop("$schema", None)
+    return from_schema(schema).filter(_json_ok).filter(valid)
+
+
+def _json_ok(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return False
+    return True
+
+
+def _closed(value: Any, schema: Any) -> Any:
+    """``value`` as a strict-mode model sends it, ``schema`` being the strict rendering:
+    every declared property (``null`` for an absent one), nothing undeclared."""
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(value, dict) and schema.get("type") in ("object", ["object", "null"]):
+        return {
+            name: _closed(value[name], sub) if name in value else None
+            for name, sub in schema.get("properties", {}).items()
+        }
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_closed(item, schema["items"]) for item in value]
+    for branch in schema.get("anyOf", []):
+        candidate = _closed(value, branch)
+        if jsonschema.Draft202012Validator(branch).is_valid(candidate):
+            return candidate
+    return value
+
+
+@pytest.mark.parametrize("label", GENERATED)
+def test_generated_inputs_stay_valid_under_every_rendering(label: str) -> None:
+    original = _original(label)
+    rendered = {d: corpus.json_schema_of(convert_schema(original, d)) for d in DIALECTS}
+    validators = {d: jsonschema.Draft202012Validator(s) for d, s in rendered.items()}
+    tool = TOOLS[label]
+
+    @SETTINGS
+    @given(_inputs(label))
+    def check(value: Any) -> None:
+        st.call(tool, copy.deepcopy(value))  # the tool accepts it
+        for dialect, validator in validators.items():
+            errors = [e.message for e in validator.iter_errors(value)]
+            assert not errors, (dialect, errors)
+
+    check()
+
+
+@pytest.mark.parametrize("label", GENERATED)
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "hf"])
+def test_generated_inputs_reach_the_tool_unchanged(label: str, provider: str) -> None:
+    original = _original(label)
+    strict = provider == "openai" and to_openai(TOOLS[label])["strict"]
+    seen: list[Any] = []
+    spy = st.Tool(
+        name=TOOLS[label].name,
+        description="",
+        input_schema=original,
+        execute=lambda value: seen.append(value) or "ok",
+    )
+    strict_schema = to_openai(spy)["parameters"] if strict else None
+
+    @SETTINGS
+    @given(_inputs(label), hs.text(min_size=1, max_size=8))
+    def check(value: Any, call_id: str) -> None:
+        seen.clear()
+        sent = _closed(value, strict_schema) if strict else value
+        if strict:
+            jsonschema.validate(sent, strict_schema)
+        name = to_openai(spy)["name"] if provider != "gemini" else spy.name
+        call = _call(provider, call_id, name, sent)
+        [answer] = run_tool_calls([spy], call, provider=provider)
+        assert _answered_ok(provider, answer, call_id), answer
+        if strict:
+            assert len(seen) == 1 and _same_but_nulls(seen[0], value), (seen, value)
+        else:
+            assert seen == [value]
+
+    check()
+
+
+def _same_but_nulls(received: Any, value: Any) -> bool:
+    """Whether ``received`` is ``value`` after the strict round trip: equal, except that an
+    absent property may arrive as ``null`` (where the tool's schema allows it: the tool
+    validated what it received) and an undeclared key of an open object is gone."""
+    if isinstance(value, dict):
+        if not isinstance(received, dict):
+            return False
+        return all(
+            _same_but_nulls(item, value[key]) if key in value else item is None
+            for key, item in received.items()
+        )
+    if isinstance(value, list):
+        return (
+            isinstance(received, list)
+            and len(received) == len(value)
+            and all(map(_same_but_nulls, received, value))
+        )
+    return bool(received == value) and type(received) is type(value)
+
+
+def _answered_ok(provider: str, answer: dict[str, Any], call_id: str) -> bool:
+    """Whether ``answer`` is the tool's ``"ok"``, for the call ``call_id``."""
+    if provider == "openai":
+        return answer == {"type": "function_call_output", "call_id": call_id, "output": "ok"}
+    if provider == "anthropic":
+        return answer == {
+            "type": "tool_result",
+            "tool_use_id": call_id,
+            "content": "ok",
+            "is_error": False,
+        }
+    if provider == "gemini":
+        reply = answer["functionResponse"]
+        return reply["id"] == call_id and reply["response"] == {"output": "ok"}
+    return answer["tool_call_id"] == call_id and answer["content"] == "ok"
+
+
+def _call(provider: str, call_id: str, name: str, arguments: Any) -> list[dict[str, Any]]:
+    text = json.dumps(arguments)
+    if provider == "openai":
+        return [{"type": "function_call", "call_id": call_id, "name": name, "arguments": text}]
+    if provider == "anthropic":
+        return [{"type": "tool_use", "id": call_id, "name": name, "input": json.loads(text)}]
+    if provider == "gemini":
+        return [{"functionCall": {"id": call_id, "name": name, "args": json.loads(text)}}]
+    return [{"type": "function", "id": call_id, "function": {"name": name, "arguments": text}}]
+
+
+def _schemas(depth: int = 2) -> Any:
+    """Random input schemas: objects of scalars, enums, consts, nullable and type-list
+    positions, arrays (with or without items), unions and nested objects."""
+    scalar = hs.sampled_from(
+        [
+            {"type": "string"},
+            {"type": "string", "minLength": 1, "maxLength": 5},
+            {"type": "string", "format": "date"},
+            {"type": "integer", "minimum": 0},
+            {"type": "integer", "exclusiveMaximum": 10},
+            {"type": "number", "multipleOf": 0.5},
+            {"type": "boolean"},
+            {"type": ["string", "null"]},
+            {"type": ["integer", "string"]},
+            {"enum": ["a", "b"]},
+            {"enum": [1, 2, None]},
+            {"const": "x"},
+            {"type": "array"},
+            {"type": "null"},
+            {},
+            {"type": "object", "additionalProperties": {"type": "integer"}},
+            {"oneOf": [{"type": "integer"}, {"type": "string", "pattern": "^x"}]},
+            {"allOf": [{"type": "integer"}, {"minimum": 2}]},
+            {"type": "string", "not": {"const": "no"}},
+            {"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"}},
+            {"type": "array", "prefixItems": [{"type": "boolean"}], "maxItems": 1},
+            {"$ref": "#/$defs/P"},
+            {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}], "description": "A place."},
+        ]
+    )
+    if depth == 0:
+        return scalar
+    inner = _schemas(depth - 1)
+    return hs.one_of(
+        scalar,
+        inner.map(lambda s: {"type": "array", "items": s}),
+        hs.lists(inner, min_size=2, max_size=3).map(lambda b: {"anyOf": b}),
+        inner.map(lambda s: {"anyOf": [s, {"type": "null"}]}),
+        _objects(inner),
+    )
+
+
+PLACE = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "zip": {"type": "string", "minLength": 5}},
+    "required": ["city"],
+}
+
+
+def _objects(inner: Any) -> Any:
+    names = hs.sampled_from(["a", "b", "c", "d-e", "f.g"])
+    return hs.dictionaries(names, inner, max_size=4).flatmap(
+        lambda props: hs.fixed_dictionaries(
+            {"type": hs.just("object"), "properties": hs.just(props)},
+            optional={
+                "required": hs.just(sorted(props)[: len(props) // 2]),
+                "additionalProperties": hs.just(False),
+            },
+        )
+    )
+
+
+@settings(SETTINGS, max_examples=300)
+@given(hs.data())
+def test_random_schemas_keep_their_meaning_in_every_dialect(data: Any) -> None:
+    schema = data.draw(_objects(_schemas(2)))
+    schema["$defs"] = {"P": PLACE}  # one model, perhaps used several times: not recursion
+    jsonschema.Draft202012Validator.check_schema(schema)
+    rendered = {d: corpus.json_schema_of(convert_schema(schema, d)) for d in DIALECTS}
+    generated: Any = convert_schema(schema, "draft-07")
+    valid = jsonschema.Draft202012Validator(schema).is_valid
+    value = data.draw(from_schema(generated).filter(_json_ok).filter(valid))
+    for dialect, target in rendered.items():
+        errors = [e.message for e in jsonschema.Draft202012Validator(target).iter_errors(value)]
+        assert not errors, (dialect, target, errors)
+    tool = st.Tool(name="random", description="", input_schema=schema, execute=lambda v: "ok")
+    assert corpus.check_gemini(to_gemini_declaration(tool), "parameters") == []
+    assert corpus.check_anthropic(to_anthropic(tool)) == []
+    assert corpus.check_hf(to_hf(tool)) == []
+    declaration = to_openai(tool)
+    assert corpus.check_openai(declaration, "responses") == []
+    if declaration["strict"]:
+        sent = _closed(value, declaration["parameters"])
+        jsonschema.validate(sent, declaration["parameters"])
+        call = [
+            {
+                "type": "function_call",
+                "call_id": "r",
+                "name": "random",
+                "arguments": json.dumps(sent),
+            }
+        ]
+        assert run_tool_calls([tool], call, provider="openai")[0]["output"] == "ok"
+
+
+def to_gemini_declaration(tool: Any) -> dict[str, Any]:
+    from standard_tool.providers import to_gemini
+
+    declaration: dict[str, Any] = to_gemini(tool)
+    return declaration
