@@ -150,7 +150,8 @@ class Workspace:
     def check(self, venv: Path, names: list[str], mode: str = "wheels") -> None:
         python = venv / "bin" / "python"
         run(self.uv, "pip", "check", "--python", python, cwd=self.tmp)
-        targets = ",".join(sorted(t for name in {"standard-tool", *names} for t in TARGETS[name]))
+        installed = {"standard-tool", *names}
+        targets = ",".join(sorted(t for name in installed for t in TARGETS[name]))
         smoke = self.tmp / "smoke.py"
         smoke.write_text(SMOKE)
         run(python, "-I", smoke, ROOT, targets, mode, cwd=self.tmp)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
