@@ -146,9 +146,9 @@ def main() -> None:
             return {"type": "function_call_output", "call_id": "c1", "output": json.dumps(result)}
 
         parse = per_call_us(lambda: json.loads(text))
-        bare = per_call_us(lambda tool=tool, arguments=arguments: st.call(tool, arguments))
+        bare = per_call_us(lambda tool=tool, arguments=arguments: st.call(tool, arguments))  # type: ignore[misc]
         hand = per_call_us(by_hand)
-        ours = per_call_us(lambda tools=tools, items=items: run_tool_calls(tools, items, "openai"))
+        ours = per_call_us(lambda tools=tools, items=items: run_tool_calls(tools, items, "openai"))  # type: ignore[misc]
         print(
             f"  {label:<21} json.loads {parse:5.2f}  st.call {bare:5.2f}  "
             f"by hand {hand:5.2f}  run_tool_calls {ours:5.2f}  "

@@ -29,7 +29,12 @@ FRAMEWORK_MODULES = (
     "mcp",
     "pydantic_ai",
 )
-ADAPTERS = sorted((ROOT / "packages").glob("standard-tool-*"))
+ADAPTERS = sorted(
+    package
+    for package in (ROOT / "packages").glob("standard-tool-*")
+    if "[tool.standard-tool.matrix]" in (package / "pyproject.toml").read_text()
+)
+"""The adapter packages: those that declare a framework matrix (the command line has none)."""
 
 
 def _framework(package: Path) -> str:

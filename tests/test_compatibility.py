@@ -15,7 +15,12 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
-ADAPTERS = sorted((ROOT / "packages").glob("standard-tool-*"))
+ADAPTERS = sorted(
+    package
+    for package in (ROOT / "packages").glob("standard-tool-*")
+    if "[tool.standard-tool.matrix]" in (package / "pyproject.toml").read_text()
+)
+"""The adapter packages: those that declare a framework matrix (the command line has none)."""
 COMPATIBILITY = ROOT / "COMPATIBILITY.md"
 README = (ROOT / "README.md").read_text()
 

@@ -26,6 +26,7 @@ from standard_tool.providers import (
     to_hf,
     to_openai,
 )
+from standard_tool.testing import within
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import provider_corpus as corpus  # noqa: E402
@@ -41,7 +42,7 @@ LABELS = sorted(TOOLS)
 @pytest.mark.parametrize("api", ["responses", "chat"])
 @pytest.mark.parametrize("strict", [None, False])
 def test_openai_declarations_follow_the_rules(label: str, api: str, strict: bool | None) -> None:
-    declaration = to_openai(TOOLS[label], api=api, strict=strict)
+    declaration = to_openai(TOOLS[label], api=api, strict=strict)  # type: ignore[arg-type]
     assert corpus.check_openai(declaration, api) == []
     function = declaration["function"] if api == "chat" else declaration
     assert function["strict"] is (strict is None and label not in corpus.NOT_STRICT)
@@ -80,11 +81,11 @@ def test_anthropic_declarations_follow_the_rules(label: str) -> None:
 def test_gemini_declarations_follow_the_rules(label: str, field: str) -> None:
     if field == "parameters" and label in corpus.RECURSIVE:
         with pytest.raises(SchemaNotExpressibleError) as raised:
-            to_gemini(TOOLS[label], field=field)
+            to_gemini(TOOLS[label], field=field)  # type: ignore[arg-type]
         assert raised.value.tool == TOOLS[label].name and raised.value.keyword == "$ref"
         assert "recursi" in str(raised.value) and raised.value.pointer != "/"
         return
-    assert corpus.check_gemini(to_gemini(TOOLS[label], field=field), field) == []
+    assert corpus.check_gemini(to_gemini(TOOLS[label], field=field), field) == []  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("label", LABELS)
@@ -213,7 +214,7 @@ def test_hf_matches_transformers_get_json_schema() -> None:
     assert recorded["transformers"]
     extra = {"default", "additionalProperties", "minItems", "maxItems", "title"}
     for function in hf_functions.FUNCTIONS:
-        ours = to_hf(st.tool(function))
+        ours = to_hf(st.tool(function))  # type: ignore[call-overload]
         theirs = recorded["schemas"][function.__name__]
         theirs["function"].get("return", {}).pop("description", None)  # from "Returns:"
         assert _contains(ours, theirs, extra), function.__name__
@@ -294,7 +295,7 @@ def _received(tool: Any, arguments: dict[str, Any]) -> Any:
         name=tool.name,
         description="",
         input_schema=st.input_json_schema(tool),
-        execute=lambda value: seen.append(value) or "ok",
+        execute=lambda value: seen.append(value) or "ok",  # type: ignore[func-returns-value]
     )
     call = {
         "type": "function_call",
@@ -469,7 +470,7 @@ def test_hf_loop_from_a_raw_completion() -> None:
     assert completion.message["tool_calls"] == completion.calls
 
 
-def test_parallel_calls_run_concurrently(within: Any) -> None:
+def test_parallel_calls_run_concurrently() -> None:
     barrier = threading.Barrier(3, timeout=5)
 
     @st.tool

@@ -75,7 +75,7 @@ class MCPRuntime(BaseRuntime):
         if structured is None:
             texts = [getattr(block, "text", None) for block in content]
             if content and all(isinstance(text, str) for text in texts):  # as the model reads it
-                return NativeOutcome.from_json_text("\n".join(texts), is_error=False)  # type: ignore[arg-type]
+                return NativeOutcome.from_json_text("\n".join(texts), is_error=False)
             return NativeOutcome(value=st.jsonable(from_content(content)))
         if fields_of(native.descriptor).wrapped and isinstance(structured, dict):
             structured = structured.get("result")

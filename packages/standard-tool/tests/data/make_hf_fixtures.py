@@ -15,9 +15,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import transformers  # noqa: E402
+import transformers  # type: ignore[import-not-found]  # noqa: E402
 from hf_functions import FUNCTIONS  # noqa: E402
-from transformers.utils import get_json_schema  # noqa: E402
+from transformers.utils import get_json_schema  # type: ignore[import-not-found]  # noqa: E402
 
 fixtures = {
     "transformers": transformers.__version__,
