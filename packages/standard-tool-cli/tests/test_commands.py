@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 import weather  # noqa: E402
 
 COMMANDS = ["targets", "list", "show", "call", "serve", "check"]
-RUNTIMES = ["langchain", "llama-index", "mcp", "pydantic-ai"]
+RUNTIMES = ["langchain", "llama-index", "mcp", "pydantic-ai", "toy"]
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])
@@ -191,7 +191,7 @@ def test_call_a_real_mcp_server_and_through_langchain(run: Run) -> None:
 
 
 def test_via_an_export_only_or_unknown_target_is_a_usage_error(run: Run) -> None:
-    out = run("call", WEATHER, "multiply", "--input", '{"a": 1, "b": 2}', "--via", "toy")
+    out = run("call", WEATHER, "multiply", "--input", '{"a": 1, "b": 2}', "--via", "openai")
     assert out.returncode == 2
     assert "no runtime" in out.stderr and "langchain" in out.stderr
     out = run("call", WEATHER, "multiply", "--input", '{"a": 1, "b": 2}', "--via", "nope")
