@@ -386,3 +386,17 @@ def test_dialect_names_are_checked() -> None:
         register_dialect("draft-07", Enumerated)
     with pytest.raises(UsageError, match="Dialect subclass"):
         register_dialect("x", dict)  # type: ignore[arg-type]
+
+
+async def test_keyword_functions_run_the_tool_with_keyword_input() -> None:
+    from standard_tool.adapters import keyword_functions
+
+    @st.tool
+    def add(a: int, b: int = 1) -> int:
+        """Add."""
+        return a + b
+
+    run, arun = keyword_functions(add)
+    assert run(a=2) == 3 and await arun(a=2, b=5) == 7
+    with pytest.raises(ToolValidationError):
+        run(a="x")

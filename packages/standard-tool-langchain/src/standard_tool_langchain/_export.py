@@ -12,7 +12,7 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import PrivateAttr
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, export_tools, pack_metadata
+from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions, pack_metadata
 from standard_tool.exceptions import NotJsonError
 from standard_tool.names import OPENAI_NAMES, NameRule, sanitize_name
 
@@ -30,18 +30,6 @@ ERROR_SINK: ContextVar[list[Exception] | None] = ContextVar(
     "standard_tool_langchain_errors", default=None
 )
 """Where an exported tool leaves the typed error behind an error ``ToolMessage``."""
-
-
-def _functions(tool: st.StandardTool) -> tuple[Any, Any]:
-    """The ``func``/``coroutine`` pair of an exported tool: run the standard tool with kwargs."""
-
-    def run(**kwargs: Any) -> Any:
-        return st.call(tool, kwargs)
-
-    async def arun(**kwargs: Any) -> Any:
-        return await st.acall(tool, kwargs)
-
-    return run, arun
 
 
 class StandardStructuredTool(StructuredTool):
@@ -65,7 +53,7 @@ class StandardStructuredTool(StructuredTool):
         """The LangChain tool for ``tool`` (named ``name``, default the tool's own name); its
         schemas are derived later, on first use."""
         meta = getattr(tool, "meta", None) or {}
-        func, coroutine = _functions(tool)
+        func, coroutine = keyword_functions(tool)
         native = cls.model_construct(
             name=name or tool.name,
             description=tool.description,

@@ -12,7 +12,7 @@ from llama_index.core.tools import FunctionTool
 from llama_index.core.tools.types import BaseTool, ToolOutput
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, export_tools
+from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions
 from standard_tool.exceptions import ConversionError, Issue, NotJsonError
 from standard_tool.names import OPENAI_NAMES, NameRule, check_name, sanitize_name
 
@@ -44,18 +44,6 @@ class Direct:
     value: Any
 
 
-def _functions(tool: st.StandardTool) -> tuple[Any, Any]:
-    """``fn``/``async_fn`` of an exported tool: the standard tool with keyword arguments."""
-
-    def run(**kwargs: Any) -> Any:
-        return st.call(tool, kwargs)
-
-    async def arun(**kwargs: Any) -> Any:
-        return await st.acall(tool, kwargs)
-
-    return run, arun
-
-
 class StandardFunctionTool(FunctionTool):
     """A LlamaIndex ``FunctionTool`` that runs a standard tool.
 
@@ -77,7 +65,7 @@ class StandardFunctionTool(FunctionTool):
             description=tool.description,
             return_direct=meta.get("return_direct") is True,
         )
-        fn, async_fn = _functions(tool)
+        fn, async_fn = keyword_functions(tool)
         super().__init__(fn=fn, async_fn=async_fn, metadata=metadata)
         self.requires_context = True
         self.ctx_param_name = CONTEXT_PARAM

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, NoReturn
 
 from ._call import acall, call
@@ -12,7 +12,7 @@ from ._protocols import StandardSchema
 from ._schema import as_schema
 from .exceptions import NotJsonError, StandardToolError, ToolValidationError, UsageError
 
-__all__ = ["FIELDS", "WrapperTool"]
+__all__ = ["FIELDS", "WrapperTool", "keyword_functions"]
 
 FIELDS = ("name", "title", "description", "input_schema", "output_schema", "meta")
 """The fields of a standard tool, which a wrapper delegates."""
@@ -184,3 +184,17 @@ class WrapperTool:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.wrapped!r})"
+
+
+def keyword_functions(tool: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """A sync and an async function running ``tool`` with its input as keyword arguments
+    (``call``/``acall``): what frameworks that take a function and a coroutine are given."""
+    from ._call import acall, call
+
+    def run(**kwargs: Any) -> Any:
+        return call(tool, kwargs)
+
+    async def arun(**kwargs: Any) -> Any:
+        return await acall(tool, kwargs)
+
+    return run, arun

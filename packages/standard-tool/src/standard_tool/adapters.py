@@ -8,6 +8,7 @@ its framework.
   under :data:`METADATA_KEY`.
 - :func:`export_tools` exports one tool or a list under a target's name rule.
 - :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues.
+- :func:`keyword_functions` runs a tool as a function and a coroutine of keyword arguments.
 - :class:`BaseRuntime` is the shared half of a framework's :class:`Runtime`, which runs the
   adapter's objects as the framework does and reports each call as a :class:`NativeOutcome`.
 
@@ -30,7 +31,7 @@ from ._plugin import Adapter, lazy_exports
 from ._protocols import NativeOutcome, Runtime
 from ._runtime import BaseRuntime
 from ._schema import issues_from_pydantic
-from ._wrapper import WrapperTool
+from ._wrapper import WrapperTool, keyword_functions
 
 __all__ = [
     "METADATA_KEY",
@@ -43,6 +44,7 @@ __all__ = [
     "as_tools",
     "export_tools",
     "issues_from_pydantic",
+    "keyword_functions",
     "lazy_exports",
     "pack_metadata",
     "unpack_metadata",
