@@ -26,8 +26,11 @@
   official conformance suite (the MCP one runs on Node 22, installed from npm).
 - ``cli``: the ``standard-tool`` command (``packages/standard-tool-cli``, no framework matrix
   of its own) with every adapter and the newest frameworks, driven as a console script.
+- ``pytest-plugin``: the ``pytest-standard-tool`` plugin (``packages/pytest-standard-tool``)
+  with every adapter and the newest frameworks, run by pytest on test files (pytester).
 - ``lowest``: every package installed together with ``--resolution lowest-direct`` (each
-  framework at its declared lower bound), on the oldest Python: each adapter's own tests.
+  framework at its declared lower bound), on the oldest Python: each adapter's own tests, and
+  the pytest plugin's.
 - ``integration``: every adapter together with the newest frameworks; also runs every Python
   block of every Markdown file.
 
@@ -71,10 +74,19 @@ PYTHON = "3.11"
 LOWEST_PYTHON = "3.10"
 CORE = "packages/standard-tool"
 CLI = "packages/standard-tool-cli"
+PLUGIN = "packages/pytest-standard-tool"
 CLI_TEST_REQUIRES = ("mcp-server-time",)
 """A real MCP server from PyPI that the command's tests start over stdio."""
 TOY = "integration_tests/toy-plugin"
-TEST_REQUIRES = ("pytest>=8", "pytest-asyncio>=0.23", "jsonschema>=4.20", "hypothesis>=6.100")
+TEST_REQUIRES = (
+    "pytest>=8",
+    "pytest-asyncio>=0.23",
+    "jsonschema>=4.20",
+    "hypothesis>=6.100,<6.170.10",
+    "hypothesis-jsonschema>=0.23.1",
+)
+"""hypothesis-jsonschema (``standard-tool[checks]``) generates inputs for the contract's checks;
+hypothesis 6.170.10 removed an internal that hypothesis-jsonschema 0.23.1 (the newest) uses."""
 LOWEST_TEST_REQUIRES = ("pytest>=8,<9", *TEST_REQUIRES[1:])
 """For the lowest sessions: pytest 9 needs pluggy 1.6, above the core's lower bound (1.5)."""
 LINT_REQUIRES = (
@@ -94,12 +106,7 @@ PROVIDER_REQUIRES = (
 """What the ``providers`` session adds: the SDKs whose types must accept the declarations."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
-INTEGRATION_REQUIRES = (
-    "pytest-examples>=0.0.18",
-    "hypothesis>=6.100,<6.170.10",
-    "hypothesis-jsonschema>=0.23",
-)
-"""hypothesis 6.170.10 removed an internal that hypothesis-jsonschema 0.23.1 (the newest) uses."""
+INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18",)
 CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
 FRAMEWORK_MODULES = ("langchain_core", "llama_index", "mcp", "pydantic_ai")
 """The import names of the frameworks; the core-only sessions have none of them."""
@@ -196,7 +203,7 @@ def envs() -> list[Env]:
             "lint",
             "ruff check and ruff format --check over everything, mypy --strict over every package.",
             requires=(*LINT_REQUIRES, *TEST_REQUIRES, *test_requires, *newest),
-            local=(*packages, CLI, TOY),
+            local=(*packages, CLI, PLUGIN, TOY),
             commands=(("python", ".ci/lint.py", POSARGS),),
         ),
         Env(
@@ -267,10 +274,11 @@ def envs() -> list[Env]:
             "(uv's lowest-direct resolution), on the oldest Python: each adapter's own tests.",
             python=LOWEST_PYTHON,
             requires=(*LOWEST_TEST_REQUIRES, *test_requires),
-            local=tuple(packages),
+            local=(*packages, PLUGIN),
             lowest=True,
-            commands=tuple(
-                _pytest(f"{path}/tests", *LOWEST_IGNORE.get(path, ())) for path, _ in adapters()
+            commands=(
+                *(_pytest(f"{path}/tests", *LOWEST_IGNORE.get(path, ())) for path, _ in adapters()),
+                _pytest(f"{PLUGIN}/tests"),
             ),
             versions_of=(*frameworks, *CORE_DEPENDENCIES),
             ranges=(
@@ -301,6 +309,15 @@ def envs() -> list[Env]:
             commands=(_pytest(f"{CLI}/tests"),),
         )
     )
+    out.append(
+        Env(
+            "pytest-plugin",
+            "The pytest-standard-tool plugin, with every adapter and the newest frameworks.",
+            requires=(*TEST_REQUIRES, *test_requires, *newest),
+            local=(*packages, PLUGIN, TOY),
+            commands=(_pytest(f"{PLUGIN}/tests"),),
+        )
+    )
     integration = [
         req for _, matrix in adapters() for req in matrix.get("integration-requires", [])
     ]
@@ -309,7 +326,7 @@ def envs() -> list[Env]:
             "integration",
             "Every adapter together, newest frameworks; every Python block of every README.",
             requires=(*TEST_REQUIRES, *INTEGRATION_REQUIRES, *integration),
-            local=(*packages, CLI, TOY),
+            local=(*packages, CLI, PLUGIN, TOY),
             commands=(_pytest("integration_tests"),),
         )
     )

@@ -25,6 +25,8 @@ UNITS: dict[str, list[str]] = {
     "core tests": ["packages/standard-tool/tests"],
     "cli": ["packages/standard-tool-cli/src"],
     "cli tests": ["packages/standard-tool-cli/tests"],
+    "pytest plugin": ["packages/pytest-standard-tool/src"],
+    "pytest plugin tests": ["packages/pytest-standard-tool/tests"],
     "core provider tests": ["packages/standard-tool/provider_tests"],
     "langchain": ["packages/standard-tool-langchain/src"],
     "langchain tests": ["packages/standard-tool-langchain/tests"],
@@ -46,6 +48,8 @@ UNITS: dict[str, list[str]] = {
 MYPY_UNITS = (
     "core",
     "cli",
+    "pytest plugin",
+    "pytest plugin tests",
     "core tests",
     "langchain",
     "llama-index",

@@ -29,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {
+    "pytest-standard-tool": "packages/pytest-standard-tool",
     "standard-tool": "packages/standard-tool",
     "standard-tool-cli": "packages/standard-tool-cli",
     "standard-tool-langchain": "packages/standard-tool-langchain",
@@ -38,6 +39,7 @@ PACKAGES = {
     "standard-tool-toy": "integration_tests/toy-plugin",
 }
 TARGETS: dict[str, tuple[str, ...]] = {
+    "pytest-standard-tool": (),
     "standard-tool": ("standard", "openai", "anthropic", "gemini", "hf"),
     "standard-tool-cli": (),
     "standard-tool-langchain": ("langchain",),
@@ -125,6 +127,18 @@ def add(a: int, b: int = 1) -> int:
 """
 """A tool file the installed command loads."""
 
+PLUGIN_TESTS = """
+import pytest
+
+from cli_tools import add
+
+
+@pytest.mark.standard_tools(add)
+def test_conforms(conformance):
+    conformance.check()
+"""
+"""A test file the installed pytest plugin runs."""
+
 
 def run(*command: str | Path, cwd: Path | None = None) -> str:
     print("$", shlex.join(str(part) for part in command), flush=True)
@@ -157,6 +171,8 @@ class Workspace:
         run(python, "-I", smoke, ROOT, targets, mode, cwd=self.tmp)
         if "standard-tool-cli" in installed:
             self.command(venv, sorted(targets.split(",")))
+        if "pytest-standard-tool" in installed:
+            self.plugin(venv, sorted(targets.split(",")))
 
     def command(self, venv: Path, targets: list[str]) -> None:
         """The ``standard-tool`` script of an installed ``standard-tool-cli`` runs its commands."""
@@ -169,6 +185,23 @@ class Workspace:
         assert json.loads(out) == 3, out
         report = json.loads(run(script, "check", f"{tools}:add", "--json", cwd=self.tmp))
         assert report["passed"] is True, report
+
+    def plugin(self, venv: Path, targets: list[str]) -> None:
+        """pytest finds the installed plugin by its entry point and runs a test per target."""
+        (self.tmp / "cli_tools.py").write_text(CLI_TOOLS)
+        (self.tmp / "test_plugin_tools.py").write_text(PLUGIN_TESTS)
+        python = venv / "bin" / "python"
+        out = run(
+            python,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "test_plugin_tools.py",
+            cwd=self.tmp,
+        )
+        assert f"{len(targets)} passed" in out and "standard-tool conformance" in out, out
 
 
 def build(tmp: Path, uv: str) -> dict[str, Path]:

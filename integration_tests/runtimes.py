@@ -180,3 +180,79 @@ def table() -> list[str]:
         cells = [RESULTS.get((source, target), "-") for target in TARGETS]
         lines.append(f"| {source} | " + " | ".join(cells) + " |")
     return lines
+
+
+def native_tools(source: str) -> list[Any]:
+    """``multiply`` and ``refuse`` written with the source framework's own API."""
+
+    def multiply(a: int, b: int) -> int:
+        """Multiply two integers."""
+        return a * b
+
+    if source == "langchain":
+        from langchain_core.tools import StructuredTool, ToolException
+
+        def refuse(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ToolException(f"refused: {reason}")
+
+        return [
+            StructuredTool.from_function(multiply),
+            StructuredTool.from_function(refuse, handle_tool_error=True),
+        ]
+    if source == "pydantic-ai":
+        from pydantic_ai import ModelRetry, Tool
+
+        def refuse_retry(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ModelRetry(f"refused: {reason}")
+
+        return [Tool(multiply), Tool(refuse_retry, name="refuse")]
+    if source == "llama-index":
+        from llama_index.core.tools import FunctionTool
+
+        def refuse_error(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ValueError(f"refused: {reason}")
+
+        return [
+            FunctionTool.from_defaults(multiply),
+            FunctionTool.from_defaults(refuse_error, name="refuse"),
+        ]
+
+    import importlib
+
+    from standard_tool_mcp import _compat
+
+    exceptions = "mcpserver" if _compat.MAJOR >= 2 else "fastmcp"
+    tool_error = importlib.import_module(f"mcp.server.{exceptions}.exceptions").ToolError
+
+    def refuse_sdk(reason: str) -> str:
+        """Refuse, saying why."""
+        raise tool_error(f"refused: {reason}")  # the SDK's model-facing error
+
+    return [sdk_served(multiply, "multiply"), sdk_served(refuse_sdk, "refuse")]
+
+
+def sdk_served(function: Any, name: str) -> Any:
+    """``function`` as the only tool of the MCP SDK's own server (``MCPServer``, ``FastMCP``
+    on 1.x), with its listed descriptor."""
+    from standard_tool_mcp import _compat
+
+    if _compat.MAJOR >= 2:
+        from mcp.server.mcpserver import MCPServer
+
+        server: Any = MCPServer("sdk")
+    else:
+        from mcp.server.fastmcp import FastMCP
+
+        server = FastMCP("sdk")
+    server.tool(name=name)(function)
+
+    async def listed() -> Any:
+        async with _compat.memory_session(server) as session:
+            return (await _compat.list_tools_page(session, None))[0][0]
+
+    from standard_tool_mcp._runtime import ServedTool
+
+    return ServedTool(run_async(listed()), server)

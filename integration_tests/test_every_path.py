@@ -10,7 +10,6 @@ The run ends with the source x target table.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -23,7 +22,7 @@ pytest.importorskip("standard_tool_mcp")
 pytest.importorskip("standard_tool_pydantic_ai")
 
 import runtimes  # noqa: E402
-from runtimes import RESULTS, TARGETS, Runtime  # noqa: E402
+from runtimes import RESULTS, TARGETS, Runtime, native_tools  # noqa: E402
 
 import standard_tool as st  # noqa: E402
 from standard_tool.testing import (  # noqa: E402
@@ -33,7 +32,6 @@ from standard_tool.testing import (  # noqa: E402
     NativeOutcome,
     sample_tools,
 )
-from standard_tool_mcp._runtime import ServedTool  # noqa: E402
 
 pytestmark = [
     # LlamaIndex's workflows read pydantic attributes that pydantic has deprecated
@@ -134,78 +132,6 @@ def test_a_chain_of_hops_keeps_everything_at_every_hop(
 
 
 # -- tools written with each framework's own API ------------------------------------------
-
-
-def native_tools(source: str) -> list[Any]:
-    """``multiply`` and ``refuse`` written with the source framework's own API."""
-
-    def multiply(a: int, b: int) -> int:
-        """Multiply two integers."""
-        return a * b
-
-    if source == "langchain":
-        from langchain_core.tools import StructuredTool, ToolException
-
-        def refuse(reason: str) -> str:
-            """Refuse, saying why."""
-            raise ToolException(f"refused: {reason}")
-
-        return [
-            StructuredTool.from_function(multiply),
-            StructuredTool.from_function(refuse, handle_tool_error=True),
-        ]
-    if source == "pydantic-ai":
-        from pydantic_ai import ModelRetry, Tool
-
-        def refuse_retry(reason: str) -> str:
-            """Refuse, saying why."""
-            raise ModelRetry(f"refused: {reason}")
-
-        return [Tool(multiply), Tool(refuse_retry, name="refuse")]
-    if source == "llama-index":
-        from llama_index.core.tools import FunctionTool
-
-        def refuse_error(reason: str) -> str:
-            """Refuse, saying why."""
-            raise ValueError(f"refused: {reason}")
-
-        return [
-            FunctionTool.from_defaults(multiply),
-            FunctionTool.from_defaults(refuse_error, name="refuse"),
-        ]
-
-    from standard_tool_mcp import _compat
-
-    exceptions = "mcpserver" if _compat.MAJOR >= 2 else "fastmcp"
-    tool_error = importlib.import_module(f"mcp.server.{exceptions}.exceptions").ToolError
-
-    def refuse_sdk(reason: str) -> str:
-        """Refuse, saying why."""
-        raise tool_error(f"refused: {reason}")  # the SDK's model-facing error
-
-    return [sdk_served(multiply, "multiply"), sdk_served(refuse_sdk, "refuse")]
-
-
-def sdk_served(function: Any, name: str) -> Any:
-    """``function`` as the only tool of the MCP SDK's own server (``MCPServer``, ``FastMCP``
-    on 1.x), with its listed descriptor."""
-    from standard_tool_mcp import _compat
-
-    if _compat.MAJOR >= 2:
-        from mcp.server.mcpserver import MCPServer
-
-        server: Any = MCPServer("sdk")
-    else:
-        from mcp.server.fastmcp import FastMCP
-
-        server = FastMCP("sdk")
-    server.tool(name=name)(function)
-
-    async def listed() -> Any:
-        async with _compat.memory_session(server) as session:
-            return (await _compat.list_tools_page(session, None))[0][0]
-
-    return ServedTool(runtimes.run_async(listed()), server)
 
 
 @pytest.mark.parametrize("target", TARGETS)

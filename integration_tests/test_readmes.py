@@ -4,7 +4,8 @@ pytest-examples finds the blocks (fences whose language starts with ``py``), so 
 tested without being listed anywhere. A ``print(...)`` followed by ``#> output`` lines is
 checked against what the block really prints; ``pytest integration_tests/test_readmes.py
 --update-examples`` rewrites those lines. Blocks run in this session's environment, where every
-adapter is installed, with the repository root as the working directory.
+adapter is installed, with the repository root as the working directory and first on
+``sys.path`` (as ``python`` run there has it), so ``examples`` is importable.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
+        "packages/pytest-standard-tool/README.md",
         "integration_tests/toy-plugin/README.md",
         "benchmarks/README.md",
     }
@@ -57,6 +59,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
+        "packages/pytest-standard-tool/README.md",
     } <= with_python
 
 
@@ -67,6 +70,7 @@ def test_python_block(
     example: CodeExample, eval_example: EvalExample, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)
+    monkeypatch.syspath_prepend(str(ROOT))
     eval_example.set_config(line_length=100)
     try:
         try:

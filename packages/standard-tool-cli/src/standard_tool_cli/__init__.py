@@ -10,8 +10,6 @@ from standard_tool.adapters import lazy_exports
 if TYPE_CHECKING:
     from ._app import cli as cli
     from ._app import main as main
-    from ._check import Result as Result
-    from ._check import check_tool as check_tool
     from ._sources import load_object as load_object
     from ._sources import open_source as open_source
 

@@ -15,11 +15,11 @@ import click
 
 import standard_tool as st
 from standard_tool.adapters import Adapter
+from standard_tool.checks import bounded, one_line
 from standard_tool.dialects import dialects
 from standard_tool.registry import get_plugin_manager, runtime
 
-from ._bounded import StepTimeout, bounded
-from ._errors import FAILED, USAGE, CommandError, one_line
+from ._errors import FAILED, USAGE, CommandError
 from ._render import arguments_summary, console, print_json, summary
 from ._sources import FORMS, find_tool, open_source
 
@@ -338,7 +338,7 @@ def _run(
         )
     except st.UsageError as error:
         raise CommandError(f"--via {via!r}: {one_line(str(error))}") from error
-    except (st.StandardToolError, StepTimeout) as error:
+    except st.StandardToolError as error:
         return None, f"through {via}: {one_line(str(error))}"
     if outcome.error is not None:
         return None, f"through {via}: {one_line(outcome.error)}"
@@ -429,16 +429,15 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
     same), `call` (run by the framework's own runtime with that input, it gives the direct
     call's result, or fails as it does). Exits 1 when any check fails.
     """
-    from ._check import CHECKS, DIRECT, check_tool
+    from standard_tool.checks import CHECKS, check_tool, installed_targets
 
-    installed = [info.name for info in st.targets()]
+    installed = installed_targets()
     unknown = [name for name in only if name not in installed]
     if unknown:
         raise CommandError(
             f"--target {unknown[0]!r} is not installed; installed targets: {', '.join(installed)}"
         )
-    names = [DIRECT, *(name for name in installed if name != DIRECT)]
-    names = [name for name in names if not only or name in only]
+    names = [name for name in installed if not only or name in only]
     with ExitStack() as stack:
         tools = open_source(source, stack, timeout=timeout)
         results = _checked(tools, names, samples, timeout, check_tool)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["FAILED", "USAGE", "CommandError", "one_line"]
+__all__ = ["FAILED", "USAGE", "CommandError"]
 
 FAILED = 1
 """Exit status when a tool or a check fails."""
@@ -17,12 +17,3 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line: its lines joined with ``; `` (an error that lists issues)."""
-    out = ""
-    for line in (line.strip().removeprefix("- ") for line in text.splitlines()):
-        if line:
-            out += ("" if not out else " " if out.endswith(":") else "; ") + line
-    return out

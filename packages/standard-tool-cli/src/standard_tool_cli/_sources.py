@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import standard_tool as st
+from standard_tool.checks import one_line
 from standard_tool.registry import adopt_tools, is_standard_tool
 
-from ._errors import FAILED, CommandError, one_line
+from ._errors import FAILED, CommandError
 
 __all__ = ["FORMS", "MCP_STDIO", "find_tool", "load_object", "open_source"]
 

@@ -15,7 +15,9 @@ The hierarchy::
     ├── UsageError                     the developer used the API wrongly (bad definition, bad argument)
     │   └── ToolNameError              a name breaks a target's rules, or two names collide
     ├── NotJsonError                   a value is not JSON data and cannot be made JSON data
-    └── ModelOutputError               a model's raw completion cannot be read as tool calls
+    ├── ModelOutputError               a model's raw completion cannot be read as tool calls
+    ├── InputGenerationError           no input can be generated from a schema (checks)
+    └── StepTimeoutError               a step of a check did not end within its time limit
 
 Errors raised while serving a model (validation and execution errors) carry the tool's
 name; their ``str()`` is meant for the model and never contains a traceback or the per-call
@@ -30,6 +32,7 @@ from typing import Any, Literal
 
 __all__ = [
     "ConversionError",
+    "InputGenerationError",
     "Issue",
     "ModelOutputError",
     "NotJsonError",
@@ -37,6 +40,7 @@ __all__ = [
     "SchemaNotExpressibleError",
     "ServerError",
     "StandardToolError",
+    "StepTimeoutError",
     "ToolExecutionError",
     "ToolNameError",
     "ToolTimeoutError",
@@ -243,3 +247,13 @@ class NotJsonError(StandardToolError, ValueError):
 class ModelOutputError(StandardToolError, ValueError):
     """A model's raw completion cannot be read as tool calls: truncated, malformed, or
     ambiguous. The message says where and why, never quoting the completion."""
+
+
+class InputGenerationError(StandardToolError, ValueError):
+    """No input can be generated from a tool's input schema (``standard_tool.checks``): the
+    schema admits no value, or uses what the generator cannot draw from."""
+
+
+class StepTimeoutError(StandardToolError, TimeoutError):
+    """A step of a check (a conversion, a framework's call) did not end within its time
+    limit; it may still be running, in a daemon thread."""

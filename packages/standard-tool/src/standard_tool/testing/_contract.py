@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 import pytest
 
 from .._call import acall, call
-from .._json_schemas import input_json_schema, output_json_schema
+from .._checks import Probe, check_tool, definition_difference, failures, probe
+from .._json_schemas import input_json_schema
 from .._protocols import NativeOutcome, Runtime, StandardTool
 from .._schema import jsonable
 from .._tool import tool
@@ -49,6 +52,52 @@ def _no_leak(text: str) -> None:
     assert SECRET not in text, text
 
 
+@functools.cache
+def _probe(name: str) -> Probe:
+    """The direct calls of the sample tool ``name`` that the checks compare with (made once)."""
+    return probe(sample_tools()[name])
+
+
+class _ContractRuntime:
+    """A contract's own methods as a :class:`Runtime`, for :func:`standard_tool.checks.check_tool`:
+    a subclass that overrides ``to_native``, ``native_schema``, ``call_native`` or
+    ``from_native`` is checked through what it overrides."""
+
+    def __init__(self, contract: _Target) -> None:
+        self._contract = contract
+
+    def native(self, tool: StandardTool) -> Any:
+        return self._contract.to_native(tool)
+
+    def declaration(self, native: Any) -> dict[str, Any]:
+        registered = self._contract.runtime()
+        return {} if registered is None else registered.declaration(native)
+
+    def input_schema(self, native: Any) -> dict[str, Any]:
+        if not isinstance(self._contract, ExportContract):
+            raise NotImplementedError("an adopt-only contract shows no schema")
+        return self._contract.native_schema(native)
+
+    def call(self, native: Any, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
+        if not isinstance(self._contract, ExportContract):
+            raise NotImplementedError("an adopt-only contract runs no exported tool")
+        return self._contract.call_native(native, arguments, context)
+
+    @contextmanager
+    def adopted(self, native: Any) -> Iterator[StandardTool]:
+        if isinstance(self._contract, AdoptContract):
+            yield self._contract.from_native(native)
+            return
+        registered = self._contract.runtime()
+        with registered.adopted(native) if registered else _adopt(native) as back:
+            yield back
+
+
+@contextmanager
+def _adopt(native: Any) -> Iterator[StandardTool]:
+    yield adopt(native)
+
+
 class _Target:
     target: ClassVar[str]
     """The adapter's target name."""
@@ -68,6 +117,10 @@ class _Target:
         else ``convert(tool, to=target)``)."""
         registered = self.runtime()
         return convert(tool, to=self.target) if registered is None else registered.native(tool)
+
+    def contract_runtime(self) -> Runtime:
+        """This contract's methods as the target's :class:`Runtime`, for the shared checks."""
+        return _ContractRuntime(self)
 
     def test_target_is_registered(self) -> None:
         info = {t.name: t for t in targets()}
@@ -115,6 +168,19 @@ class ExportContract(_Target):
     def deep_copy(self, native: Any) -> Any:
         """``copy.deepcopy`` of an exported object, as frameworks do with their tools."""
         return copy.deepcopy(native)
+
+    @pytest.mark.parametrize("name", sorted(sample_tools()))
+    def test_sample_tool_passes_every_check(self, name: str) -> None:
+        """The checks of ``standard-tool check`` and ``pytest-standard-tool``
+        (:func:`standard_tool.checks.check_tool`), through this contract's methods."""
+        results = check_tool(
+            sample_tools()[name],
+            [self.target],
+            runtimes={self.target: self.contract_runtime()},
+            probed=_probe(name),
+        )
+        assert not failures(results), "\n".join(map(str, failures(results)))
+        assert {r.check for r in results if r.status == "pass"} >= {"convert", "schema", "call"}
 
     @pytest.mark.parametrize("name", SCHEMA_TOOLS)
     def test_model_sees_the_input_schema(self, name: str) -> None:
@@ -247,23 +313,15 @@ class AdoptContract(_Target):
 
 
 class AdapterContract(ExportContract, AdoptContract):
-    """Both directions, and the round trips between them."""
-
-    round_trip_fields: ClassVar[tuple[str, ...]] = ("name", "title", "description", "meta")
-    """Fields ``from_x(to_x(tool))`` must keep (adapters keep all of them unless a target
-    cannot carry one, which the subclass then documents by overriding this)."""
+    """Both directions, and the round trips between them: ``from_x(to_x(tool))`` keeps the
+    name, title, description, meta and both schemas
+    (:func:`standard_tool.checks.definition_difference`)."""
 
     @pytest.mark.parametrize("name", sorted(sample_tools()))
     def test_round_trip_keeps_the_definition(self, name: str) -> None:
         original = sample_tools()[name]
         back = self.from_native(self.to_native(original))
-        for field in self.round_trip_fields:
-            want, got = getattr(original, field, None), getattr(back, field, None)
-            if field == "meta":
-                want, got = dict(want or {}), dict(got or {})
-            assert got == want, f"{field}: {got!r} != {want!r}"
-        assert input_json_schema(back) == input_json_schema(original)
-        assert output_json_schema(back) == output_json_schema(original)
+        assert definition_difference(original, back) == ""
 
     @pytest.mark.parametrize("name", ["add", "whoami"])
     def test_runtime_adopts_what_it_made(self, name: str) -> None:
@@ -272,12 +330,7 @@ class AdapterContract(ExportContract, AdoptContract):
             pytest.skip("the adapter registers no runtime")
         original = sample_tools()[name]
         with registered.adopted(registered.native(original)) as back:
-            for field in self.round_trip_fields:
-                want, got = getattr(original, field, None), getattr(back, field, None)
-                if field == "meta":
-                    want, got = dict(want or {}), dict(got or {})
-                assert got == want, f"{field}: {got!r} != {want!r}"
-            assert input_json_schema(back) == input_json_schema(original)
+            assert definition_difference(original, back) == ""
             if name in VALID_CALLS:
                 arguments, expected = VALID_CALLS[name]
                 assert jsonable(call(back, arguments, self.context())) == expected

@@ -1,18 +1,22 @@
-"""Inputs generated from a tool's input JSON Schema: bounded, and the same on every run."""
+"""Inputs generated from a tool's input JSON Schema: bounded, and the same on every run.
+
+hypothesis and hypothesis-jsonschema are imported on first use (``standard-tool[checks]``).
+"""
 
 from __future__ import annotations
 
 import tempfile
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
-from ._errors import one_line
+from .exceptions import InputGenerationError
 
-__all__ = ["GenerationError", "sample_inputs"]
+__all__ = ["invalid_inputs", "sample_inputs"]
 
-
-class GenerationError(Exception):
-    """No input could be generated from a schema."""
+_WRONG = ([[None]], {"": [None]}, None, "")
+"""Values put in a field's place, in order, until the schema refuses one."""
+_EXTRA = "zz_unexpected"
 
 
 def sample_inputs(schema: dict[str, Any], count: int = 5) -> list[Any]:
@@ -60,10 +64,36 @@ def _draw(schema: dict[str, Any], count: int) -> list[Any]:
     except (HypothesisException, ValueError, TypeError, KeyError, RecursionError) as error:
         if drawn:
             return drawn[:count]
-        raise GenerationError(
+        raise InputGenerationError(
             f"no input can be generated from the schema: {type(error).__name__}: "
-            f"{one_line(str(error))[:200]}"
+            f"{' '.join(str(error).split())[:200]}"
         ) from error
     if not drawn:
-        raise GenerationError("no input can be generated from the schema")
+        raise InputGenerationError("no input can be generated from the schema")
     return drawn[:count]
+
+
+def invalid_inputs(schema: Any, valid: Any) -> Iterator[Any]:
+    """Inputs ``schema`` refuses, each close to the ``valid`` one: a field of the wrong type,
+    a required field missing, an unexpected field, then a value that is not an object."""
+    import jsonschema_rs
+
+    try:
+        accepts = jsonschema_rs.validator_for(schema).is_valid
+    except Exception:  # a schema the validator cannot build: nothing is derived from it
+        return
+    candidates: list[Any] = []
+    if isinstance(valid, dict):
+        for key in sorted(valid):
+            candidates += [{**valid, key: wrong} for wrong in _WRONG]
+        required = schema.get("required", []) if isinstance(schema, dict) else []
+        candidates += [{k: v for k, v in valid.items() if k != key} for key in required[:1]]
+        candidates.append({**valid, _EXTRA: 1})
+    candidates += [[], "", None]
+    for candidate in candidates:
+        try:
+            refused = not accepts(candidate)
+        except Exception:
+            continue
+        if refused:
+            yield candidate

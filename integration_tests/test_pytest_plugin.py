@@ -1,0 +1,51 @@
+"""Tools written with each framework's own API, checked through every installed target by the
+``pytest-standard-tool`` plugin (the ``standard_tools`` marker and ``conformance`` fixture)."""
+
+from __future__ import annotations
+
+import pytest
+from runtimes import native_tools
+
+from pytest_standard_tool import Conformance
+from standard_tool.checks import installed_targets
+
+pytestmark = [
+    # LlamaIndex's workflows read pydantic attributes that pydantic has deprecated
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:llama_index"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:workflows"),
+]
+
+RUNTIMES = ("standard", "langchain", "pydantic-ai", "llama-index", "mcp", "toy")
+"""The targets that run a model's call here; every check of theirs must run."""
+
+
+def ran(conformance: Conformance) -> None:
+    results = conformance.check()
+    if conformance.target in RUNTIMES[1:]:
+        assert {r.check for r in results if r.status == "pass"} == {
+            "convert",
+            "schema",
+            "round trip",
+            "call",
+            "refuse",
+        }, [str(r) for r in results]
+
+
+def test_every_runtime_is_installed() -> None:
+    assert set(RUNTIMES) <= set(installed_targets())
+
+
+@pytest.mark.standard_tools(native_tools("langchain"))
+def test_langchain_tools_conform(conformance: Conformance) -> None:
+    ran(conformance)
+
+
+@pytest.mark.standard_tools(native_tools("pydantic-ai"))
+def test_pydantic_ai_tools_conform(conformance: Conformance) -> None:
+    ran(conformance)
+
+
+@pytest.mark.standard_tools(native_tools("llama-index"))
+def test_llama_index_tools_conform(conformance: Conformance) -> None:
+    ran(conformance)

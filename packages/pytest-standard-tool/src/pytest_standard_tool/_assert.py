@@ -1,0 +1,50 @@
+"""``assert_conforms``: every check of a tool, failing with the reasons of those that fail."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from standard_tool import adopt
+from standard_tool.checks import CheckResult, Probe, check_tool, failures
+
+__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TIMEOUT", "assert_conforms", "describe_failures"]
+
+DEFAULT_SAMPLES = 5
+"""Inputs generated from a tool's schema, at most, until a direct call accepts one."""
+DEFAULT_TIMEOUT = 30.0
+"""Seconds each step of a check (a conversion, a framework's call) may take."""
+
+
+def assert_conforms(
+    tool: Any,
+    targets: Sequence[str] | None = None,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    probed: Probe | None = None,
+) -> list[CheckResult]:
+    """Check that ``tool`` behaves the same through each of ``targets`` (default: every
+    installed target, the direct call ``"standard"`` first) and return every result.
+
+    ``tool`` is a standard tool or anything :func:`standard_tool.adopt` takes (a framework's
+    tool). Raises :class:`AssertionError` listing each failed check with its reason;
+    checks an export-only target cannot run are skipped, not failed
+    (:func:`standard_tool.checks.check_tool` says which run).
+    """
+    results = check_tool(adopt(tool), targets, samples=samples, timeout=timeout, probed=probed)
+    failed = failures(results)
+    if failed:
+        raise AssertionError(describe_failures(results))
+    return results
+
+
+def describe_failures(results: Sequence[CheckResult]) -> str:
+    """The failed checks among ``results``, one per line, after a count."""
+    failed = failures(results)
+    names = sorted({result.tool for result in failed})
+    lines = [
+        f"{', '.join(repr(name) for name in names)}: {len(failed)} of {len(results)} checks failed"
+    ]
+    lines += [f"  {result}" for result in failed]
+    return "\n".join(lines)

@@ -1,0 +1,185 @@
+"""The pytest plugin: options, the ``standard_tools`` marker, the ``conformance`` fixture, and
+a tool x target table at the end of the run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from standard_tool import StandardTool, adopt
+from standard_tool.checks import (
+    CheckResult,
+    Probe,
+    check_tool,
+    failures,
+    installed_targets,
+    probe,
+)
+from standard_tool.exceptions import UsageError
+
+from ._assert import DEFAULT_SAMPLES, DEFAULT_TIMEOUT, describe_failures
+
+__all__ = ["Conformance"]
+
+MARKER = "standard_tools"
+FIXTURE = "conformance"
+_CELL = "standard_tool_cell"
+"""The user property naming the tool and target of a conformance test."""
+_probes = pytest.StashKey[dict[int, tuple[StandardTool, Probe]]]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("standard-tool", "standard-tool conformance")
+    group.addoption(
+        "--standard-tool-target",
+        action="append",
+        dest="standard_tool_targets",
+        metavar="TARGET",
+        help="Check tools through this target only (repeatable; default: every installed one).",
+    )
+    group.addoption(
+        "--standard-tool-samples",
+        type=int,
+        metavar="N",
+        help=f"Inputs generated per tool, at most (default {DEFAULT_SAMPLES}).",
+    )
+    group.addoption(
+        "--standard-tool-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"Time limit of each step of a check (default {DEFAULT_TIMEOUT:g}).",
+    )
+    parser.addini("standard_tool_targets", "Targets to check tools through.", type="args")
+    parser.addini("standard_tool_samples", "Inputs generated per tool.", default="")
+    parser.addini("standard_tool_timeout", "Time limit of each check step.", default="")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(*tools): run a test that takes the `{FIXTURE}` fixture once per tool and "
+        "installed target (a tool, a list or a mapping of tools, or framework tools)",
+    )
+    config.stash[_probes] = {}
+    config.pluginmanager.register(_Table(), "standard-tool-table")
+
+
+def _setting(config: pytest.Config, name: str, default: float) -> float:
+    given = config.getoption(f"standard_tool_{name}")
+    if given is not None:
+        return float(given)
+    text = str(config.getini(f"standard_tool_{name}")).strip()
+    return float(text) if text else default
+
+
+def _targets(config: pytest.Config) -> list[str]:
+    chosen = config.getoption("standard_tool_targets") or config.getini("standard_tool_targets")
+    return list(chosen) if chosen else installed_targets()
+
+
+def _tools(args: Iterable[Any]) -> Iterator[StandardTool]:
+    for arg in args:
+        if isinstance(arg, Mapping):
+            yield from _tools(arg.values())
+        elif isinstance(arg, (list, tuple, set, frozenset)):
+            yield from _tools(arg)
+        else:
+            yield adopt(arg)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if FIXTURE not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker(MARKER)
+    if marker is None:
+        raise UsageError(
+            f"{metafunc.definition.nodeid}: the {FIXTURE!r} fixture runs the tools of a "
+            f"@pytest.mark.{MARKER}(...) marker; mark the test with the tools to check"
+        )
+    tools = list(_tools(marker.args))
+    if not tools:
+        raise UsageError(f"{metafunc.definition.nodeid}: @pytest.mark.{MARKER}() names no tool")
+    cells = [(tool, target) for tool in tools for target in _targets(metafunc.config)]
+    metafunc.parametrize(
+        FIXTURE, cells, indirect=True, ids=[f"{tool.name}-{target}" for tool, target in cells]
+    )
+
+
+@dataclass
+class Conformance:
+    """One tool through one target: :meth:`check` runs every check and fails the test with
+    the reasons of those that fail."""
+
+    tool: StandardTool
+    target: str
+    samples: int = DEFAULT_SAMPLES
+    timeout: float | None = DEFAULT_TIMEOUT
+    probes: dict[int, tuple[StandardTool, Probe]] = field(default_factory=dict, repr=False)
+    results: list[CheckResult] = field(default_factory=list)
+    """What the last :meth:`check` found."""
+
+    def probed(self) -> Probe:
+        """The tool's direct calls, made once per tool and shared by its targets."""
+        found = self.probes.get(id(self.tool))
+        if found is None:
+            found = (self.tool, probe(self.tool, samples=self.samples, timeout=self.timeout))
+            self.probes[id(self.tool)] = found
+        return found[1]
+
+    def check(self) -> list[CheckResult]:
+        """Every check of :attr:`tool` through :attr:`target`; fails the test when one fails,
+        skips it when none could run."""
+        self.results = check_tool(
+            self.tool, [self.target], timeout=self.timeout, probed=self.probed()
+        )
+        if failures(self.results):
+            pytest.fail(describe_failures(self.results), pytrace=False)
+        if all(result.status == "skip" for result in self.results):
+            pytest.skip("; ".join(sorted({result.reason for result in self.results})))
+        return self.results
+
+
+@pytest.fixture
+def conformance(request: pytest.FixtureRequest) -> Conformance:
+    """One tool and one target of the test's ``standard_tools`` marker."""
+    tool, target = request.param
+    config = request.config
+    request.node.user_properties.append((_CELL, (tool.name, target)))
+    return Conformance(
+        tool,
+        target,
+        samples=int(_setting(config, "samples", DEFAULT_SAMPLES)),
+        timeout=_setting(config, "timeout", DEFAULT_TIMEOUT),
+        probes=config.stash[_probes],
+    )
+
+
+class _Table:
+    """Keeps each conformance test's outcome, and prints them as a tool x target table."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[str, str], str] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        cell: Any = next((value for key, value in report.user_properties if key == _CELL), None)
+        if cell is None or (report.when != "call" and report.outcome == "passed"):
+            return
+        key = (str(cell[0]), str(cell[1]))
+        if self.cells.get(key) != "FAIL":  # a failed setup or teardown stays a failure
+            self.cells[key] = {"passed": "pass", "failed": "FAIL"}.get(report.outcome, "skip")
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.cells:
+            return
+        tools = list(dict.fromkeys(tool for tool, _ in self.cells))
+        targets = list(dict.fromkeys(target for _, target in self.cells))
+        rows = [["tool", *targets]]
+        rows += [[tool, *(self.cells.get((tool, t), "-") for t in targets)] for tool in tools]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(targets) + 1)]
+        terminalreporter.write_sep("=", "standard-tool conformance")
+        for row in rows:
+            line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+            terminalreporter.write_line(line.rstrip())
