@@ -20,6 +20,7 @@ from typing import Any
 
 from ._json import SCALARS, json_issues
 from ._protocols import StandardTool
+from ._redact import redact_error, secrets_of
 from ._schema import JsonSchema
 from ._tool import Tool
 from ._waiting import (
@@ -95,18 +96,22 @@ def _expired(tool: Any, timeout: Any) -> Any:
     return result
 
 
-def _describe(exc: BaseException) -> str:
-    """``Type: message``; an exception whose ``str()`` fails is described by its type alone."""
+def _describe(exc: BaseException, context: Any, name: str) -> str:
+    """``Type: message``, the message quoting no value of ``context`` (see ``_redact``); an
+    exception whose ``str()`` fails is described by its type alone."""
     kind = type(exc).__name__
     try:
         text = str(exc)
     except BaseException:  # its __str__ is broken: say so, and carry on
         return f"{kind} (its message cannot be read)"
+    if text and context is not None:
+        text = secrets_of(context).redact(text, (name, kind))
     return f"{kind}: {text}" if text else kind
 
 
-def _failure(tool: Any, exc: BaseException) -> ToolExecutionError:
-    error = ToolExecutionError(_name(tool), _describe(exc))
+def _failure(tool: Any, exc: BaseException, context: Any) -> ToolExecutionError:
+    name = _name(tool)
+    error = ToolExecutionError(name, _describe(exc, context, name))
     error.__cause__ = exc
     return error
 
@@ -187,8 +192,13 @@ def call(
             result = future.result()
         _check_output(tool, result)
         return result
-    except StandardToolError:
-        raise
+    except StandardToolError as error:
+        if context is None:
+            raise
+        redacted = redact_error(error, context, _name(tool))
+        if redacted is error:
+            raise
+        raise redacted from redacted.__cause__
     except Expired:
         return _expired(tool, timeout)
     except Interrupted as stop:
@@ -196,7 +206,7 @@ def call(
     except BaseException as exc:
         if _passes_through(exc):
             raise
-        raise _failure(tool, exc) from exc
+        raise _failure(tool, exc, context) from exc
     raise interrupt
 
 
@@ -233,11 +243,16 @@ async def acall(
             result = await thread_within(seconds, _execute_fully, execute, input, context)
         _check_output(tool, result)
         return result
-    except StandardToolError:
-        raise
+    except StandardToolError as error:
+        if context is None:
+            raise
+        redacted = redact_error(error, context, _name(tool))
+        if redacted is error:
+            raise
+        raise redacted from redacted.__cause__
     except Expired:
         return _expired(tool, timeout)
     except BaseException as exc:
         if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):
             raise
-        raise _failure(tool, exc) from exc
+        raise _failure(tool, exc, context) from exc

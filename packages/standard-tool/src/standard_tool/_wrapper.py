@@ -9,6 +9,7 @@ from typing import Any, Literal, NoReturn
 from ._call import acall, call
 from ._json import jsonable
 from ._protocols import StandardSchema
+from ._redact import redact_error
 from ._schema import as_schema
 from .exceptions import NotJsonError, StandardToolError, ToolValidationError, UsageError
 
@@ -110,7 +111,8 @@ class WrapperTool:
 
     def handle(self, error: StandardToolError) -> Any:
         """What a failure becomes: raised, by default. A :func:`~standard_tool.call` or
-        :func:`~standard_tool.acall` of this tool that runs out of time comes here too."""
+        :func:`~standard_tool.acall` of this tool that runs out of time comes here too.
+        ``error`` quotes no value of the call's context (see ``standard_tool._redact``)."""
         raise error
 
     # -- the standard tool's execute -----------------------------------------------------
@@ -134,7 +136,7 @@ class WrapperTool:
                 self._raise_translated(exc)
             return self._check("output", result)
         except StandardToolError as error:
-            return self.handle(error)
+            return self.handle(redact_error(error, context, self.name))
 
     async def _execute_async(self, input: Any, context: Any = None) -> Any:
         try:
@@ -147,7 +149,7 @@ class WrapperTool:
                 self._raise_translated(exc)
             return self._check("output", result)
         except StandardToolError as error:
-            return self.handle(error)
+            return self.handle(redact_error(error, context, self.name))
 
     def _raise_translated(self, exc: Exception) -> NoReturn:
         error = self.translate(exc)

@@ -117,7 +117,8 @@ class ToolExecutionError(StandardToolError):
     Attributes:
         tool: the tool's name.
         message: what failed, without the ``Tool 'x' failed:`` prefix (the original error's
-            type and message, nothing more).
+            type and message, nothing more; a value of the call's context it quotes is
+            replaced by ``[context value]``, while ``__cause__`` keeps it as it was).
     """
 
     def __init__(self, tool: str, message: str) -> None:
