@@ -119,6 +119,7 @@ def test_check_passes_every_tool_through_every_runtime(run: Run) -> None:
                 ("schema", "pass"),
                 ("round trip", "pass"),
                 ("call", "pass"),
+                ("refuse", "pass"),
             ], mine
     direct = [r for r in report["results"] if r["target"] == "standard"]
     assert {r["status"] for r in direct} == {"pass"}

@@ -250,6 +250,8 @@ ERRORS = [
     exceptions.PluginError("no"),
     exceptions.UsageError("no"),
     exceptions.ToolNameError("no"),
+    exceptions.InputGenerationError("no input can be generated from the schema"),
+    exceptions.StepTimeoutError("no answer within 1 s"),
     exceptions.StandardToolError("no"),
 ]
 

@@ -1,0 +1,156 @@
+"""``standard_tool.checks``: the checks behind the contract, ``standard-tool check`` and
+``pytest-standard-tool``, here through the core's own targets and the toy plugin."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import jsonschema
+import pytest
+
+import standard_tool as st
+from standard_tool.checks import (
+    CHECKS,
+    DIRECT,
+    bounded,
+    check_tool,
+    failures,
+    first_difference,
+    installed_targets,
+    invalid_inputs,
+    probe,
+    sample_inputs,
+)
+from standard_tool.exceptions import InputGenerationError, StepTimeoutError
+from standard_tool.testing import sample_tools
+
+
+class Loose:
+    """A conforming tool that checks nothing: it accepts what its schema refuses."""
+
+    name = "loose"
+    description = "Echo the input, unchecked."
+    input_schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "required": ["n"],
+        "additionalProperties": False,
+    }
+
+    def execute(self, input: Any, context: Any = None) -> Any:
+        return input
+
+
+def test_the_direct_call_comes_first_then_every_installed_target() -> None:
+    targets = installed_targets()
+    assert targets[0] == DIRECT
+    assert {"openai", "anthropic", "gemini", "hf", "toy"} <= set(targets)
+
+
+@pytest.mark.parametrize("name", sorted(sample_tools()))
+def test_every_sample_tool_passes_through_the_toy_and_the_providers(name: str) -> None:
+    results = check_tool(sample_tools()[name], ["standard", "toy", "openai"])
+    assert not failures(results), [str(r) for r in failures(results)]
+    toy = [(r.check, r.status) for r in results if r.target == "toy"]
+    assert toy == [(check, "pass") for check in CHECKS]
+    openai = {r.check: r.status for r in results if r.target == "openai"}
+    assert openai == {"convert": "pass", **dict.fromkeys(CHECKS[1:], "skip")}
+
+
+def test_a_tool_that_accepts_what_its_schema_refuses_fails_refuse() -> None:
+    results = check_tool(Loose(), ["standard", "toy"])
+    failed = {(r.target, r.check) for r in failures(results)}
+    assert failed == {("standard", "refuse")}, [str(r) for r in results]
+    (direct,) = [r for r in results if (r.target, r.check) == ("standard", "refuse")]
+    assert direct.reason.startswith("it accepts an input its input schema refuses")
+
+
+def test_a_call_that_differs_fails_naming_where() -> None:
+    @st.tool
+    def counter(step: int) -> dict[str, int]:
+        """Count one step."""
+        return {"at": step, "calls": 1}
+
+    class Off:
+        target = "off"
+
+        def native(self, tool: Any) -> Any:
+            return tool
+
+        def declaration(self, native: Any) -> dict[str, Any]:
+            return {}
+
+        def input_schema(self, native: Any) -> dict[str, Any]:
+            return st.input_json_schema(native)
+
+        def call(self, native: Any, arguments: Any, context: Any = None) -> Any:
+            from standard_tool.adapters import NativeOutcome
+
+            try:
+                value = st.jsonable(st.call(native, arguments, context))
+            except st.StandardToolError as error:
+                return NativeOutcome(error=str(error))
+            return NativeOutcome(value={**value, "calls": 2})
+
+        def adopted(self, native: Any) -> Any:
+            from contextlib import nullcontext
+
+            return nullcontext(native)
+
+    results = check_tool(counter, ["off"], runtimes={"off": Off()})
+    (failed,) = failures(results)
+    assert (failed.check, failed.reason) == (
+        "call",
+        "its result differs from the direct call's: calls differs",
+    )
+
+
+def test_an_unknown_target_fails_convert_naming_the_installed() -> None:
+    results = check_tool(sample_tools()["add"], ["no-such-target"])
+    assert [(r.check, r.status) for r in results] == [("convert", "fail")] + [
+        (check, "skip") for check in CHECKS[1:]
+    ]
+    assert "'toy'" in results[0].reason
+
+
+def test_the_probe_is_the_simplest_valid_input_and_a_refused_one() -> None:
+    found = probe(sample_tools()["add"])
+    schema = st.input_json_schema(sample_tools()["add"])
+    assert found.outcome is not None and found.outcome.error is None
+    assert jsonschema.Draft202012Validator(schema).is_valid(found.input)
+    assert not jsonschema.Draft202012Validator(schema).is_valid(found.invalid)
+    assert found.invalid_outcome is not None and "add" in (found.invalid_outcome.error or "")
+
+
+@pytest.mark.parametrize("name", sorted(sample_tools()))
+def test_invalid_inputs_are_refused_by_the_schema(name: str) -> None:
+    schema = st.input_json_schema(sample_tools()[name])
+    (valid,) = sample_inputs(schema, 1)
+    derived = list(invalid_inputs(schema, valid))
+    assert derived, name
+    assert not any(jsonschema.Draft202012Validator(schema).is_valid(value) for value in derived)
+
+
+def test_a_schema_that_admits_nothing_cannot_be_sampled() -> None:
+    with pytest.raises(InputGenerationError, match="no input can be generated"):
+        sample_inputs({"not": {}}, 3)
+
+
+def test_bounded_gives_up_after_its_time_limit() -> None:
+    release = threading.Event()
+    with pytest.raises(StepTimeoutError, match="no answer within 0.1 s"):
+        bounded(0.1, release.wait, 5)
+    release.set()
+    assert bounded(1, lambda x: x + 1, 1) == 2
+    with pytest.raises(ZeroDivisionError):
+        bounded(1, lambda: 1 / 0)
+
+
+def test_first_difference_says_where() -> None:
+    assert first_difference({"a": [1, {"b": 2}]}, {"a": [1, {"b": 3}]}) == "a.1.b differs"
+    assert first_difference({"a": 1}, {"a": 1, "z": 0}) == "z is added"
+    assert first_difference({"a": 1}, {}) == "a is missing"
+    assert first_difference([1], [1, 2]) == "the root has 2 items, not 1"
+    assert first_difference(1, 1.0) == "the root differs"
+    assert first_difference({"a": [1]}, {"a": [1]}) == ""
