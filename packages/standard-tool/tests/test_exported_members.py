@@ -23,6 +23,7 @@ def test_all_is_sorted_and_exported() -> None:
     exported = {name for name in dir(standard_tool) if not name.startswith("_")}
     modules = {
         "adapters",
+        "checks",
         "dialects",
         "exceptions",
         "hookspecs",
