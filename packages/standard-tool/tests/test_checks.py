@@ -148,6 +148,28 @@ def test_bounded_gives_up_after_its_time_limit() -> None:
         bounded(1, lambda: 1 / 0)
 
 
+@pytest.mark.parametrize("raised", [SystemExit(3), KeyboardInterrupt()])
+def test_a_runtime_that_raises_system_exit_fails_its_checks_only(raised: BaseException) -> None:
+    from standard_tool.adapters import BaseRuntime
+
+    class Exiting(BaseRuntime):
+        target = "toy"
+
+        def declaration(self, native: Any) -> dict[str, Any]:
+            return {}
+
+        def input_schema(self, native: Any) -> dict[str, Any]:
+            raise raised
+
+        def call(self, native: Any, arguments: Any, context: Any = None) -> Any:
+            raise raised
+
+    results = check_tool(sample_tools()["add"], ["toy"], runtimes={"toy": Exiting()})
+    failed = {r.check: r.reason for r in failures(results)}
+    name = type(raised).__name__
+    assert failed == dict.fromkeys(["schema", "call", "refuse"], f"the step raised {name}")
+
+
 def test_first_difference_says_where() -> None:
     assert first_difference({"a": [1, {"b": 2}]}, {"a": [1, {"b": 3}]}) == "a.1.b differs"
     assert first_difference({"a": 1}, {"a": 1, "z": 0}) == "z is added"

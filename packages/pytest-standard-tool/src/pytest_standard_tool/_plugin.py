@@ -28,6 +28,8 @@ MARKER = "standard_tools"
 FIXTURE = "conformance"
 _CELL = "standard_tool_cell"
 """The user property naming the tool and target of a conformance test."""
+_PASSED = "standard_tool_passed"
+"""The user property counting the checks that passed, of all (as ``standard-tool check``)."""
 _probes = pytest.StashKey[dict[int, tuple[StandardTool, Probe]]]()
 
 
@@ -120,6 +122,8 @@ class Conformance:
     probes: dict[int, tuple[StandardTool, Probe]] = field(default_factory=dict, repr=False)
     results: list[CheckResult] = field(default_factory=list)
     """What the last :meth:`check` found."""
+    properties: list[tuple[str, object]] = field(default_factory=list, repr=False)
+    """The test's user properties, where :meth:`check` counts what ran for the table."""
 
     def probed(self) -> Probe:
         """The tool's direct calls, made once per tool and shared by its targets."""
@@ -135,6 +139,8 @@ class Conformance:
         self.results = check_tool(
             self.tool, [self.target], timeout=self.timeout, probed=self.probed()
         )
+        passed = sum(result.status == "pass" for result in self.results)
+        self.properties.append((_PASSED, (passed, len(self.results))))
         if failures(self.results):
             pytest.fail(describe_failures(self.results), pytrace=False)
         if all(result.status == "skip" for result in self.results):
@@ -154,6 +160,7 @@ def conformance(request: pytest.FixtureRequest) -> Conformance:
         samples=int(_setting(config, "samples", DEFAULT_SAMPLES)),
         timeout=_setting(config, "timeout", DEFAULT_TIMEOUT),
         probes=config.stash[_probes],
+        properties=request.node.user_properties,
     )
 
 
@@ -164,12 +171,18 @@ class _Table:
         self.cells: dict[tuple[str, str], str] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        cell: Any = next((value for key, value in report.user_properties if key == _CELL), None)
+        properties: dict[str, Any] = dict(report.user_properties)
+        cell = properties.get(_CELL)
         if cell is None or (report.when != "call" and report.outcome == "passed"):
             return
         key = (str(cell[0]), str(cell[1]))
-        if self.cells.get(key) != "FAIL":  # a failed setup or teardown stays a failure
-            self.cells[key] = {"passed": "pass", "failed": "FAIL"}.get(report.outcome, "skip")
+        if self.cells.get(key, "").startswith("FAIL"):  # a failed setup or teardown stays one
+            return
+        shown = {"passed": "pass", "failed": "FAIL"}.get(report.outcome, "skip")
+        if _PASSED in properties and shown != "skip":
+            passed, total = properties[_PASSED]
+            shown = f"{shown} {passed}/{total}"
+        self.cells[key] = shown
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.cells:

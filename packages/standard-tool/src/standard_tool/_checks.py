@@ -16,6 +16,7 @@ from ._schema import jsonable
 from ._waiting import start_thread, wait_for
 from .exceptions import (
     InputGenerationError,
+    PluginError,
     StandardToolError,
     StepTimeoutError,
     UnsupportedObjectError,
@@ -93,14 +94,20 @@ def one_line(text: str) -> str:
 
 
 def bounded(seconds: float | None, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``, its result or what it raised; :class:`StepTimeoutError` after ``seconds``
-    (``fn`` runs on in its daemon thread, which never keeps the process alive)."""
-    if seconds is None:
-        return fn(*args)
+    """``fn(*args)`` on a daemon worker thread: its result or what it raised;
+    :class:`StepTimeoutError` after ``seconds`` (``None``: no limit), ``fn`` running on in
+    its thread, which never keeps the process alive. A ``SystemExit`` or
+    ``KeyboardInterrupt`` that ``fn`` raises is a :class:`PluginError`: it ends the step,
+    not the process."""
     future = start_thread(fn, *args)
     if not wait_for(future, seconds):
         raise StepTimeoutError(f"no answer within {seconds:g} s")
-    return future.result()
+    try:
+        return future.result()
+    except Exception:
+        raise
+    except BaseException as exc:  # SystemExit or KeyboardInterrupt raised by the step itself
+        raise PluginError(f"the step raised {type(exc).__name__}") from exc
 
 
 def installed_targets() -> list[str]:

@@ -19,8 +19,10 @@ reach the framework's own runtime::
         def call_native(self, native, arguments, context): ...
 
 pytest collects the ``test_*`` methods. The repository README lists what the contract
-asks; ``integration_tests/test_toy_contract.py`` is a complete third-party example.
-Install ``standard-tool[testing]`` for pytest.
+asks; ``integration_tests/test_toy_contract.py`` is a complete third-party example. Among
+them, each sample tool goes through the checks of :mod:`standard_tool.checks` (the same as
+``standard-tool check`` and ``pytest-standard-tool`` run), reaching the framework through the
+subclass's own methods. Install ``standard-tool[testing]`` (pytest, hypothesis-jsonschema).
 """
 
 from __future__ import annotations
