@@ -109,6 +109,15 @@ def _describe(exc: BaseException, context: Any, name: str) -> str:
     return f"{kind}: {text}" if text else kind
 
 
+def _redacted(tool: Any, error: StandardToolError, context: Any) -> StandardToolError | None:
+    """``error`` again with no value of ``context`` in its message, or ``None`` when it quotes
+    none (then it is raised as it is)."""
+    if context is None:
+        return None
+    redacted = redact_error(error, context, _name(tool))
+    return None if redacted is error else redacted
+
+
 def _failure(tool: Any, exc: BaseException, context: Any) -> ToolExecutionError:
     name = _name(tool)
     error = ToolExecutionError(name, _describe(exc, context, name))
@@ -193,10 +202,8 @@ def call(
         _check_output(tool, result)
         return result
     except StandardToolError as error:
-        if context is None:
-            raise
-        redacted = redact_error(error, context, _name(tool))
-        if redacted is error:
+        redacted = _redacted(tool, error, context)
+        if redacted is None:
             raise
         raise redacted from redacted.__cause__
     except Expired:
@@ -244,10 +251,8 @@ async def acall(
         _check_output(tool, result)
         return result
     except StandardToolError as error:
-        if context is None:
-            raise
-        redacted = redact_error(error, context, _name(tool))
-        if redacted is error:
+        redacted = _redacted(tool, error, context)
+        if redacted is None:
             raise
         raise redacted from redacted.__cause__
     except Expired:
