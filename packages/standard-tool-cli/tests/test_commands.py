@@ -190,10 +190,18 @@ def test_call_a_real_mcp_server_and_through_langchain(run: Run) -> None:
         assert json.loads(out.stdout)["timezone"] == "Europe/Paris"
 
 
-def test_via_an_export_only_or_unknown_target_is_a_usage_error(run: Run) -> None:
-    out = run("call", WEATHER, "multiply", "--input", '{"a": 1, "b": 2}', "--via", "openai")
-    assert out.returncode == 2
-    assert "no runtime" in out.stderr and "langchain" in out.stderr
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "hf"])
+def test_via_a_provider_runs_the_call_the_model_sends(run: Run, provider: str) -> None:
+    direct = run("call", WEATHER, "multiply", "--input", '{"a": 6, "b": 7}')
+    out = run("call", WEATHER, "multiply", "--input", '{"a": 6, "b": 7}', "--via", provider)
+    assert out.returncode == direct.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == json.loads(direct.stdout)
+    refused = run("call", WEATHER, "multiply", "--input", '{"a": 6}', "--via", provider)
+    assert refused.returncode == 1 and f"through {provider}: " in refused.stderr
+    assert "multiply" in refused.stderr
+
+
+def test_via_an_unknown_target_is_a_usage_error(run: Run) -> None:
     out = run("call", WEATHER, "multiply", "--input", '{"a": 1, "b": 2}', "--via", "nope")
     assert out.returncode == 2 and "nope" in out.stderr
     assert out.stderr.count("\n") == 1

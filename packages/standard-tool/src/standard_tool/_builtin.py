@@ -1,5 +1,6 @@
 """The core's own plugin: target ``standard``, the model providers' envelopes (``openai``,
-``anthropic``, ``gemini``, ``hf``: export only, plain dicts), and adoption of plain typed
+``anthropic``, ``gemini``, ``hf``: plain dicts, with a runtime that answers a model's calls
+through ``run_tool_calls``; nothing adopts them back), and adoption of plain typed
 functions."""
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ def standard_tool_export(tool: Any, target: str, options: dict[str, Any]) -> Any
 
         export = getattr(providers, f"to_{target}")
         return export(tool, **options)
+    return None
+
+
+@hookimpl
+def standard_tool_runtime(target: str) -> Any:
+    if target in PROVIDER_TARGETS:
+        from ._provider_runtime import ProviderRuntime
+
+        return ProviderRuntime(target)
     return None
 
 

@@ -172,8 +172,9 @@ def check_tool(
 
     A target is reached through ``runtimes[target]`` when given, else through the runtime
     its adapter registers (:func:`standard_tool.registry.runtime`); a target with none
-    (``None``) is export-only: it is converted, and the checks that need a runtime are
-    skipped. ``probed`` reuses the direct calls of an earlier :func:`probe` of ``tool``.
+    (``None``) is converted, and the checks that need a runtime are skipped. A runtime with
+    a true ``dialect`` attribute shows a model its own dialect of the schema: ``schema``
+    is skipped there. ``probed`` reuses the direct calls of an earlier :func:`probe` of ``tool``.
     Each step is bounded by ``timeout`` seconds; ``progress(target)`` is called after
     each target.
     """
@@ -268,6 +269,8 @@ def _schema(
 ) -> CheckResult:
     if registered is None:
         return result("schema", "skip", "the adapter has no runtime to say what a model is shown")
+    if getattr(registered, "dialect", False):
+        return result("schema", "skip", "a model is shown the target's own dialect of the schema")
     try:
         shown = bounded(timeout, registered.input_schema, native)
     except Exception as error:
@@ -371,7 +374,9 @@ def _refuse(
         return result(
             "refuse", "fail", f"it {verdict} {_shown(found.invalid)}, which the direct call did not"
         )
-    if outcome.error is not None and name not in outcome.error:
+    shown = getattr(native, "name", None)  # the name the target gives the tool, if another
+    names = [name, *([shown] if isinstance(shown, str) and shown else [])]
+    if outcome.error is not None and not any(known in outcome.error for known in names):
         return result("refuse", "fail", "its error does not name the tool")
     return result("refuse", "pass")
 

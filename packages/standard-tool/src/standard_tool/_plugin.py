@@ -40,8 +40,8 @@ class Adapter:
             runtime="standard_tool_langchain._runtime:runtime",
         )
 
-    An export-only target (a provider envelope) leaves out ``adopt``, ``adopt_tools`` and
-    ``runtime``. An adapter whose objects are not instances of a class overrides :meth:`owns`.
+    An export-only target leaves out ``adopt`` and ``adopt_tools`` (and ``runtime`` when
+    nothing runs its objects as a framework would). An adapter whose objects are not instances of a class overrides :meth:`owns`.
     """
 
     target: str

@@ -135,7 +135,10 @@ class Runtime(Protocol):
 
     An adapter names one with ``Adapter(runtime=...)``; :func:`standard_tool.registry.runtime`
     finds it by target. The contract suite (``standard_tool.testing``) and the command line
-    (``standard-tool call --via``, ``standard-tool check``) go through it.
+    (``standard-tool call --via``, ``standard-tool check``) go through it. A runtime whose
+    target shows a model its own dialect of the schema (a provider's) sets ``dialect = True``:
+    the checks (``standard_tool.checks``) then do not compare :meth:`input_schema` with the
+    tool's.
     """
 
     def native(self, tool: StandardTool) -> Any:

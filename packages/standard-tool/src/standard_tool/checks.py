@@ -15,7 +15,10 @@ call. Each target gets the checks of :data:`CHECKS`:
   refuses it, with an error naming the tool.
 
 Every call, direct or not, gets the context :data:`CONTEXT`. A target whose adapter
-registers no runtime is export-only: only ``convert`` runs. The same
+registers no runtime runs only ``convert``. The provider targets (``openai``, ``anthropic``,
+``gemini``, ``hf``) answer a model's call in their own envelope with
+:func:`~standard_tool.providers.run_tool_calls`; they show a model their own dialect of the
+schema, so ``schema`` is skipped, and nothing adopts a declaration back (``round trip``). The same
 checks serve ``standard-tool check``, the ``pytest-standard-tool`` plugin and the adapter
 contract (``standard_tool.testing``). Generating inputs needs ``standard-tool[checks]``.
 

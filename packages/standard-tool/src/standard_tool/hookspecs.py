@@ -50,4 +50,4 @@ def standard_tool_adopt_tools(obj: Any) -> list[StandardTool] | None:
 @hookspec(firstresult=True)
 def standard_tool_runtime(target: str) -> Runtime | None:
     """Return the :class:`Runtime` of ``target``'s framework, or ``None`` for other targets
-    (and for a target with no runtime of its own, such as a provider envelope)."""
+    (and for a target with no runtime of its own: an export-only target)."""
