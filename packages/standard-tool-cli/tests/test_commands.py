@@ -15,7 +15,18 @@ sys.path.insert(0, str(ROOT / "examples"))
 import weather  # noqa: E402
 
 COMMANDS = ["targets", "list", "show", "call", "serve", "check"]
-RUNTIMES = ["langchain", "llama-index", "mcp", "pydantic-ai", "toy"]
+RUNTIMES = [
+    "anthropic",
+    "gemini",
+    "hf",
+    "langchain",
+    "llama-index",
+    "mcp",
+    "openai",
+    "pydantic-ai",
+    "toy",
+]
+"""Every installed target but the direct call has a runtime (the providers' is the core's)."""
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])

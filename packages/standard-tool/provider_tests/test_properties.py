@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as hs
 from hypothesis_jsonschema import from_schema
 
@@ -35,6 +35,7 @@ GENERATED = sorted(
 DIALECTS = ("openai", "anthropic", "gemini-json-schema", "gemini", "hf")
 SETTINGS = settings(
     max_examples=40,
+    derandomize=True,  # the same examples on every run: CI passes or fails for a reason
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -118,8 +119,10 @@ def test_generated_inputs_reach_the_tool_unchanged(label: str, provider: str) ->
     def check(value: Any, call_id: str) -> None:
         seen.clear()
         sent = _closed(value, strict_schema) if strict else value
-        if strict:
-            jsonschema.validate(sent, strict_schema)
+        # Strict mode merges object branches into one closed object, typing a key that the
+        # branch the value matches leaves open (``{"a": 0, "b": []}`` under
+        # ``anyOf: [{a: integer}, {b: string}]``): such a value cannot be written there.
+        assume(not strict or jsonschema.Draft202012Validator(strict_schema).is_valid(sent))
         name = to_openai(spy)["name"] if provider != "gemini" else spy.name
         call = _call(provider, call_id, name, sent)
         [answer] = run_tool_calls([spy], call, provider=provider)
