@@ -19,6 +19,7 @@ from hypothesis import strategies as hs
 from hypothesis_jsonschema import from_schema
 
 import standard_tool as st
+from standard_tool._provider_runtime import _closed  # how a strict-mode model writes a value
 from standard_tool.dialects import convert_schema
 from standard_tool.providers import run_tool_calls, to_anthropic, to_hf, to_openai
 
@@ -61,25 +62,6 @@ def _json_ok(value: Any) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _closed(value: Any, schema: Any) -> Any:
-    """``value`` as a strict-mode model sends it, ``schema`` being the strict rendering:
-    every declared property (``null`` for an absent one), nothing undeclared."""
-    if not isinstance(schema, dict):
-        return value
-    if isinstance(value, dict) and schema.get("type") in ("object", ["object", "null"]):
-        return {
-            name: _closed(value[name], sub) if name in value else None
-            for name, sub in schema.get("properties", {}).items()
-        }
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [_closed(item, schema["items"]) for item in value]
-    for branch in schema.get("anyOf", []):
-        candidate = _closed(value, branch)
-        if jsonschema.Draft202012Validator(branch).is_valid(candidate):
-            return candidate
-    return value
 
 
 @pytest.mark.parametrize("label", GENERATED)
