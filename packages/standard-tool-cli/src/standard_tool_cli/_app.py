@@ -15,7 +15,14 @@ import click
 
 import standard_tool as st
 from standard_tool.adapters import Adapter
-from standard_tool.checks import bounded, one_line
+from standard_tool.checks import (
+    CHECKS,
+    CheckResult,
+    bounded,
+    check_tool,
+    installed_targets,
+    one_line,
+)
 from standard_tool.dialects import dialects
 from standard_tool.registry import get_plugin_manager, runtime
 
@@ -429,8 +436,6 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
     same), `call` (run by the framework's own runtime with that input, it gives the direct
     call's result, or fails as it does). Exits 1 when any check fails.
     """
-    from standard_tool.checks import CHECKS, check_tool, installed_targets
-
     installed = installed_targets()
     unknown = [name for name in only if name not in installed]
     if unknown:
@@ -440,7 +445,7 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
     names = [name for name in installed if not only or name in only]
     with ExitStack() as stack:
         tools = open_source(source, stack, timeout=timeout)
-        results = _checked(tools, names, samples, timeout, check_tool)
+        results = _checked(tools, names, samples, timeout)
     failures = [r for r in results if r.status == "fail"]
     if as_json:
         print_json(
@@ -459,11 +464,11 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
 
 
 def _checked(
-    tools: Sequence[Any], names: Sequence[str], samples: int, timeout: float, check_tool: Any
-) -> list[Any]:
+    tools: Sequence[Any], names: Sequence[str], samples: int, timeout: float
+) -> list[CheckResult]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    results: list[Any] = []
+    results: list[CheckResult] = []
     err = console(stderr=True)
     with Progress(
         TextColumn("[progress.description]{task.description}"),
@@ -484,7 +489,9 @@ def _checked(
     return results
 
 
-def _matrix(tools: Sequence[Any], names: Sequence[str], results: Sequence[Any]) -> None:
+def _matrix(
+    tools: Sequence[Any], names: Sequence[str], results: Sequence[CheckResult]
+) -> None:
     from rich.table import Table
 
     out = console()
