@@ -6,8 +6,8 @@ import asyncio
 import copy
 import functools
 import json
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ClassVar
 
 import pytest
@@ -59,11 +59,12 @@ def _probe(name: str) -> Probe:
 
 
 class _ContractRuntime:
-    """A contract's own methods as a :class:`Runtime`, for :func:`standard_tool.checks.check_tool`:
-    a subclass that overrides ``to_native``, ``native_schema``, ``call_native`` or
-    ``from_native`` is checked through what it overrides."""
+    """An export contract's own methods as a :class:`Runtime`, for
+    :func:`standard_tool.checks.check_tool`: a subclass that overrides ``to_native``,
+    ``native_schema``, ``call_native`` or ``from_native`` is checked through what it
+    overrides."""
 
-    def __init__(self, contract: _Target) -> None:
+    def __init__(self, contract: ExportContract) -> None:
         self._contract = contract
 
     def native(self, tool: StandardTool) -> Any:
@@ -74,28 +75,16 @@ class _ContractRuntime:
         return {} if registered is None else registered.declaration(native)
 
     def input_schema(self, native: Any) -> dict[str, Any]:
-        if not isinstance(self._contract, ExportContract):
-            raise NotImplementedError("an adopt-only contract shows no schema")
         return self._contract.native_schema(native)
 
     def call(self, native: Any, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
-        if not isinstance(self._contract, ExportContract):
-            raise NotImplementedError("an adopt-only contract runs no exported tool")
         return self._contract.call_native(native, arguments, context)
 
-    @contextmanager
-    def adopted(self, native: Any) -> Iterator[StandardTool]:
+    def adopted(self, native: Any) -> AbstractContextManager[StandardTool]:
         if isinstance(self._contract, AdoptContract):
-            yield self._contract.from_native(native)
-            return
+            return nullcontext(self._contract.from_native(native))
         registered = self._contract.runtime()
-        with registered.adopted(native) if registered else _adopt(native) as back:
-            yield back
-
-
-@contextmanager
-def _adopt(native: Any) -> Iterator[StandardTool]:
-    yield adopt(native)
+        return registered.adopted(native) if registered else nullcontext(adopt(native))
 
 
 class _Target:
@@ -117,10 +106,6 @@ class _Target:
         else ``convert(tool, to=target)``)."""
         registered = self.runtime()
         return convert(tool, to=self.target) if registered is None else registered.native(tool)
-
-    def contract_runtime(self) -> Runtime:
-        """This contract's methods as the target's :class:`Runtime`, for the shared checks."""
-        return _ContractRuntime(self)
 
     def test_target_is_registered(self) -> None:
         info = {t.name: t for t in targets()}
@@ -159,6 +144,10 @@ class ExportContract(_Target):
         if registered is None:
             raise NotImplementedError("no runtime registered: implement call_native")
         return registered.call(native, arguments, context)
+
+    def contract_runtime(self) -> Runtime:
+        """This contract's methods as the target's :class:`Runtime`, for the shared checks."""
+        return _ContractRuntime(self)
 
     def native_name(self, native: Any) -> str:
         """The tool name the framework shows a model for ``native``."""
