@@ -13,7 +13,7 @@ text that parses as JSON is that JSON (a string result that looks like JSON too)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,10 +29,12 @@ CALL_ID = "call_1"
 
 @dataclass(frozen=True)
 class ProviderTool:
-    """A tool as a provider's model knows it: its declaration, and the tool that runs."""
+    """A tool as a provider's model knows it: its declaration, the tool that runs, and
+    whether an input is valid for that tool's schema (compiled once)."""
 
     tool: StandardTool
     declaration: dict[str, Any]
+    accepts: Callable[[Any], bool]
 
     @property
     def function(self) -> dict[str, Any]:
@@ -57,7 +59,7 @@ class ProviderRuntime(BaseRuntime):
 
     def native(self, tool: StandardTool) -> ProviderTool:
         tool = adopt(tool)
-        return ProviderTool(tool, convert(tool, to=self.target))
+        return ProviderTool(tool, convert(tool, to=self.target), _validator(tool))
 
     def declaration(self, native: ProviderTool) -> dict[str, Any]:
         return native.declaration
@@ -74,7 +76,7 @@ class ProviderRuntime(BaseRuntime):
         self, native: ProviderTool, arguments: Mapping[str, Any], context: Any = None
     ) -> NativeOutcome:
         sent: Any = arguments
-        if native.function.get("strict") is True and _valid(native.tool, arguments):
+        if native.function.get("strict") is True and native.accepts(arguments):
             sent = _closed(arguments, self.input_schema(native))
         [answer] = run_tool_calls(
             [native.tool], [self._envelope(native.name, sent)], self.target, context=context
@@ -92,15 +94,25 @@ class ProviderRuntime(BaseRuntime):
         return {"type": "function", "id": CALL_ID, "function": {"name": name, "arguments": text}}
 
 
-def _valid(tool: StandardTool, arguments: Any) -> bool:
+def _validator(tool: StandardTool) -> Callable[[Any], bool]:
+    """Whether a value is valid for ``tool``'s input schema (``False`` when the validator
+    cannot take the schema or the value: such a call is sent as it is)."""
     import jsonschema_rs
 
     from ._json_schemas import input_json_schema
 
     try:
-        return bool(jsonschema_rs.validator_for(input_json_schema(tool)).is_valid(arguments))
-    except Exception:  # a schema or a value the validator cannot take: sent as it is
-        return False
+        is_valid = jsonschema_rs.validator_for(input_json_schema(tool)).is_valid
+    except Exception:
+        return lambda value: False
+
+    def accepts(value: Any) -> bool:
+        try:
+            return bool(is_valid(value))
+        except Exception:
+            return False
+
+    return accepts
 
 
 def _closed(value: Any, schema: Any) -> Any:
