@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
+
+from .._waiting import start_thread, wait_for
 
 __all__ = ["within"]
 
@@ -14,26 +15,13 @@ T = TypeVar("T")
 
 
 def within(seconds: float, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)`` run in a daemon thread: its result, or what it raised, raised again.
+    """``fn(*args)`` run on a daemon worker thread: its result, or what it raised, raised again.
 
     Fails the test if ``fn`` has not ended after ``seconds``: for tests of time limits and
     cancellation, where a bug shows as a hang. The thread is left running (it cannot be
     stopped) and does not keep the interpreter alive.
     """
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = fn(*args)
-        except BaseException as exc:  # handed to the test's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=target, name="standard-tool-within", daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
+    future = start_thread(fn, *args)
+    if not wait_for(future, seconds):
         pytest.fail(f"still running after {seconds} s: it hangs")
-    if "error" in outcome:
-        raise outcome["error"]
-    value: T = outcome["value"]
-    return value
+    return future.result()
