@@ -489,9 +489,7 @@ def _checked(
     return results
 
 
-def _matrix(
-    tools: Sequence[Any], names: Sequence[str], results: Sequence[CheckResult]
-) -> None:
+def _matrix(tools: Sequence[Any], names: Sequence[str], results: Sequence[CheckResult]) -> None:
     from rich.table import Table
 
     out = console()
