@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from standard_tool import acall, call
 from standard_tool.exceptions import ServerError, ToolExecutionError, ToolValidationError
 from standard_tool.testing import VALID_CALLS
-from standard_tool_mcp import connect
+from standard_tool_mcp import _stdio, connect
 
 
 def _by_name(tools: list[Any]) -> dict[str, Any]:
@@ -109,3 +110,34 @@ def test_a_command_that_does_not_exist_fails_to_connect() -> None:
     with pytest.raises(ServerError, match="No such file"):
         with connect(["/nonexistent/mcp-server"], timeout=5):
             pass  # pragma: no cover
+
+
+async def test_a_reply_over_the_line_limit_fails_the_call_at_once(
+    raw_command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_stdio, "MAX_LINE", 100_000)  # the server answers `huge` with 1 MB
+    with pytest.warns(UserWarning):  # raw_server lists malformed tools
+        async with connect(raw_command, timeout=None) as tools:
+            by_name = _by_name(tools)
+            for tool in ("huge", "good"):  # the session is closed: later calls fail too
+                with pytest.raises(ToolExecutionError, match="100,000 characters") as raised:
+                    await asyncio.wait_for(acall(by_name[tool], {}), 30)
+                assert raised.value.tool == tool
+
+
+def test_the_line_reader_is_linear() -> None:
+    lines = _stdio.LineReader(limit=2**26)
+    chunk = "x" * 8192
+    read: list[str] = []
+
+    def feed() -> None:  # 64 MiB in one line: copying it anew per chunk takes minutes
+        for _ in range(8192):
+            read.extend(lines.feed(chunk))
+        read.extend(lines.feed("\n{}\npart"))
+
+    reader = threading.Thread(target=feed, daemon=True)
+    reader.start()
+    reader.join(120)
+    assert read == [chunk * 8192, "{}"]
+    with pytest.raises(_stdio.LineTooLong, match="67,108,864 characters"):
+        lines.feed("y" * 2**26)

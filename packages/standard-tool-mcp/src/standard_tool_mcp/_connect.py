@@ -297,8 +297,13 @@ class Connection:
             self.process = None
 
     def _exited(self, process: ServerProcess) -> None:
-        """A stdio server closed its stdout: once connected, the session ends with it."""
+        """A stdio server closed its stdout, or the transport ended the session (a message
+        too long): once connected, the session ends."""
         if self.session is None or self._state.ended is not None:
+            return
+        if process.failure is not None:
+            self._state.ended = f"the MCP session was closed: {process.failure}"
+            self._end_soon(asyncio.sleep(0.05))
             return
         self._state.ended = GONE  # meanwhile the session fails the calls in flight
         self._end_soon(process.settle(1.0))
@@ -332,6 +337,8 @@ class Connection:
     def _cause(self, exc: BaseException | None) -> str:
         """What ended or broke the session: the server process, else the exception."""
         process = self.process
+        if process is not None and process.failure is not None:
+            return process.failure
         if process is not None and process.returncode is not None:
             return process.describe()
         leaf = _leaf(exc)

@@ -26,7 +26,7 @@ from anyio.streams.text import TextReceiveStream
 
 from . import _compat
 
-__all__ = ["ServerProcess", "stdio_transport"]
+__all__ = ["LineReader", "LineTooLong", "ServerProcess", "stdio_transport"]
 
 _logger = logging.getLogger("standard_tool_mcp")
 
@@ -38,9 +38,48 @@ _TERM_GRACE = 2.0
 """Seconds between terminating the process group and killing it."""
 _POLL = 0.01
 MAX_LINE = 64 * 1024 * 1024
-"""Characters of one JSON-RPC message from a stdio server, at most."""
+"""Characters of one JSON-RPC message from a stdio server, at most: a longer one closes the
+session."""
 _STDERR_LINES = 20
 _LINE_CHARS = 500
+
+
+class LineTooLong(ValueError):
+    """A server's message is longer than the transport takes in."""
+
+
+class LineReader:
+    """The lines of a stream of text chunks, each at most ``limit`` characters long.
+
+    A line is kept as the list of its pieces until it ends, and joined once: reading takes
+    time linear in the text, however many chunks a long line arrives in.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._pieces: list[str] = []
+        self._size = 0
+
+    def feed(self, chunk: str) -> list[str]:
+        """The lines that ``chunk`` completes; raises ``LineTooLong`` past the limit."""
+        lines: list[str] = []
+        start = 0
+        while (end := chunk.find("\n", start)) != -1:
+            self._add(chunk[start:end])
+            lines.append("".join(self._pieces))
+            self._pieces, self._size = [], 0
+            start = end + 1
+        if start < len(chunk):
+            self._add(chunk[start:])
+        return lines
+
+    def _add(self, piece: str) -> None:
+        self._size += len(piece)
+        if self._size > self.limit:
+            raise LineTooLong(
+                f"a message from the server is longer than the limit of {self.limit:,} characters"
+            )
+        self._pieces.append(piece)
 
 
 class ServerProcess:
@@ -56,6 +95,8 @@ class ServerProcess:
         """Whether the server closed its stdout (exiting, usually)."""
         self.stopped = False
         """Whether the process still ran when the transport closed (and so was stopped)."""
+        self.failure: str | None = None
+        """Why the transport ended the session while the server ran (a message too long)."""
 
     @property
     def returncode(self) -> int | None:
@@ -136,19 +177,15 @@ async def stdio_transport(
         ended = False  # by the server (not by a cancellation)
         try:
             async with incoming_writer:
-                buffer = ""
+                lines = LineReader(MAX_LINE)
                 async for chunk in TextReceiveStream(process.stdout, encoding, errors):
-                    lines = (buffer + chunk).split("\n")
-                    buffer = lines.pop()
-                    for line in lines:
+                    for line in lines.feed(chunk):
                         if line.strip():
                             await incoming_writer.send(_compat.parse_message(line))
-                    if len(buffer) > MAX_LINE:  # a message this long is not taken in
-                        await incoming_writer.send(
-                            ValueError("a message from the server is too long")
-                        )
-                        buffer = ""
                 server.eof = ended = True
+        except LineTooLong as exc:  # the session ends, failing the calls that wait for it
+            server.failure = str(exc)
+            ended = True
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError, ValueError):
             ended = True  # the session is gone or the pipe broke: the stream closes either way
         finally:

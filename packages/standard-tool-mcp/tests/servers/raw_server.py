@@ -21,6 +21,7 @@ TOOLS = [
     },
     {"name": "hang", "description": "Never answers.", "inputSchema": OPEN},
     {"name": "die", "description": "Exits the process.", "inputSchema": OPEN},
+    {"name": "huge", "description": "Answers with a 1 MB line.", "inputSchema": OPEN},
 ]
 
 
@@ -54,6 +55,10 @@ def main() -> None:
                 time.sleep(3600)
             if name == "die":
                 os._exit(1)
+            if name == "huge":
+                text = "x" * 1_000_000
+                reply(message_id, {"content": [{"type": "text", "text": text}], "isError": False})
+                continue
             reply(message_id, {"content": [{"type": "text", "text": "fine"}], "isError": False})
         else:
             reply(message_id, error={"code": -32601, "message": "Method not found"})
