@@ -73,6 +73,11 @@ class Connection:
     request, in seconds; failing to connect raises :class:`~standard_tool.exceptions.ServerError`
     naming the server and the cause.
 
+    A stdio server gets a reduced environment (see the README): the SDK's safe list (``PATH``,
+    ``HOME``...) and the certificate variables (``SSL_CERT_FILE``...), then ``env``, which maps
+    a variable's name to its value, or to ``None`` to pass this process's variable of that name
+    through (``env={"GITHUB_TOKEN": None, "LOG_LEVEL": "debug"}``).
+
     Callbacks (see the README): ``elicitation`` and ``sampling`` answer the server's requests
     during a call (the SDK's ``ElicitationFnT`` and ``SamplingFnT``); ``progress`` receives every
     call's progress notifications (as does the caller's
@@ -90,7 +95,7 @@ class Connection:
         server: Any,
         *,
         args: Sequence[str] = (),
-        env: Mapping[str, str] | None = None,
+        env: Mapping[str, str | None] | None = None,
         cwd: str | None = None,
         headers: Mapping[str, str] | None = None,
         timeout: float | None = DEFAULT_TIMEOUT,
@@ -102,7 +107,7 @@ class Connection:
     ) -> None:
         self.server = server
         self.args = list(args)
-        self.env = dict(env) if env is not None else None
+        self.env = _environment(env)
         self.cwd = cwd
         self.headers = dict(headers or {})
         self.timeout = timeout
@@ -145,7 +150,7 @@ class Connection:
             if not command:
                 raise UsageError("connect() needs a command, a URL or a server")
             params = StdioServerParameters(
-                command=command[0], args=[*command[1:], *self.args], env=self.env, cwd=self.cwd
+                command=command[0], args=[*command[1:], *self.args], cwd=self.cwd
             )
             return "stdio", params
         if hasattr(server, "run") or hasattr(server, "_mcp_server"):
@@ -169,7 +174,7 @@ class Connection:
         transport = stdio_transport(
             params.command,
             params.args,
-            env=params.env,
+            env={**(params.env or {}), **(self.env or {})},
             cwd=params.cwd,
             encoding=params.encoding,
             errors=params.encoding_error_handler,
@@ -322,15 +327,20 @@ class Connection:
     def _failure(self, exc: Exception | None, *, stdio: bool, timed_out: bool) -> ServerError:
         """The error for a session that could not open (``exc`` is its cause)."""
         leaf = _leaf(exc)
-        if stdio and isinstance(leaf, OSError) and self.process is None and not timed_out:
-            error = ServerError(self.name, f"could not start the server: {leaf.strerror or leaf}")
+        process = self.process
+        if stdio and isinstance(leaf, OSError) and process is None and not timed_out:
+            message = f"could not start the server: {leaf.strerror or leaf}"
         elif timed_out:
             cause = f"no answer within {self.timeout:g} s" if self.timeout is not None else ""
-            if self.process is not None:
-                cause = f"{cause}; {self.process.describe()}"
-            error = ServerError(self.name, f"could not connect: {cause}")
+            if process is not None:
+                cause = f"{cause}; {process.describe()}"
+            message = f"could not connect: {cause}"
         else:
-            error = ServerError(self.name, f"could not connect: {self._cause(exc)}")
+            message = f"could not connect: {self._cause(exc)}"
+        if process is not None and process.returncode is not None and not process.stopped:
+            note = process.environment_note()  # it exited: for want of a variable, maybe
+            message = f"{message}\n{note}" if note else message
+        error = ServerError(self.name, message)
         error.__cause__ = exc
         return error
 
@@ -459,6 +469,21 @@ def _name(server: Any, args: Sequence[str]) -> str:
         getattr(server, "_mcp_server", None), "name", None
     )
     return f"in-process MCP server {name!r}" if name else "in-process MCP server"
+
+
+def _environment(env: Any) -> dict[str, str | None] | None:
+    """``env`` checked: variable names, each with a value or ``None`` (pass it through)."""
+    if env is None:
+        return None
+    if not isinstance(env, Mapping) or not all(
+        isinstance(name, str) and name and "=" not in name and isinstance(value, (str, type(None)))
+        for name, value in env.items()
+    ):
+        raise UsageError(
+            "connect(): env must map variable names to a value (a string) or to None, "
+            "to pass the variable of that name through from this process"
+        )
+    return dict(env)
 
 
 def _resolve(ready: concurrent.futures.Future[list[MCPTool]], tools: list[MCPTool]) -> bool:

@@ -26,7 +26,14 @@ from anyio.streams.text import TextReceiveStream
 
 from . import _compat
 
-__all__ = ["LineReader", "LineTooLong", "ServerProcess", "stdio_transport"]
+__all__ = [
+    "CERTIFICATE_VARIABLES",
+    "LineReader",
+    "LineTooLong",
+    "ServerProcess",
+    "child_environment",
+    "stdio_transport",
+]
 
 _logger = logging.getLogger("standard_tool_mcp")
 
@@ -40,7 +47,18 @@ _POLL = 0.01
 MAX_LINE = 64 * 1024 * 1024
 """Characters of one JSON-RPC message from a stdio server, at most: a longer one closes the
 session."""
+CERTIFICATE_VARIABLES = (
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "NODE_EXTRA_CA_CERTS",
+    "GIT_SSL_CAINFO",
+    "NIX_SSL_CERT_FILE",
+)
+"""Where certificate stores are, passed to every stdio server (besides the SDK's safe list)."""
 _STDERR_LINES = 20
+_WITHHELD_NAMES = 40
 _LINE_CHARS = 500
 
 
@@ -85,9 +103,13 @@ class LineReader:
 class ServerProcess:
     """A running server subprocess: what it said on stderr lately, and how it ended."""
 
-    def __init__(self, process: anyio.abc.Process, command: str) -> None:
+    def __init__(
+        self, process: anyio.abc.Process, command: str, withheld: Sequence[str] = ()
+    ) -> None:
         self.process = process
         self.command = command
+        self.withheld = list(withheld)
+        """The names of this process's environment variables the server was not given."""
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
         self.stderr_done = anyio.Event()
         self.stdout_done = anyio.Event()
@@ -127,11 +149,33 @@ class ServerProcess:
         lines = "\n".join(f"  {line}" for line in self.stderr_tail)
         return f"{state}; its last lines on stderr:\n{lines}"
 
+    def environment_note(self) -> str:
+        """What the server was not given of this process's environment (names only)."""
+        if not self.withheld:
+            return ""
+        names = ", ".join(self.withheld[:_WITHHELD_NAMES])
+        if len(self.withheld) > _WITHHELD_NAMES:
+            names += f" and {len(self.withheld) - _WITHHELD_NAMES} more"
+        return (
+            f"{len(self.withheld)} of this process's environment variables were not passed to "
+            f"the server ({names}): pass one through with env={{NAME: None}}, or give its value"
+        )
 
-def _environment(extra: Mapping[str, str] | None) -> dict[str, str]:
+
+def child_environment(env: Mapping[str, str | None] | None) -> dict[str, str]:
+    """A stdio server's environment: the SDK's safe list (``PATH``, ``HOME``...) and the
+    certificate variables, from this process; then ``env``, where a ``None`` value passes the
+    variable of that name through from this process (if it has one)."""
     from mcp.client.stdio import get_default_environment
 
-    return {**get_default_environment(), **(extra or {})}
+    child = get_default_environment()
+    child.update({name: os.environ[name] for name in CERTIFICATE_VARIABLES if name in os.environ})
+    for name, value in (env or {}).items():
+        if value is not None:
+            child[name] = value
+        elif name in os.environ:
+            child[name] = os.environ[name]
+    return child
 
 
 def _executable(command: str) -> str:
@@ -147,7 +191,7 @@ async def stdio_transport(
     command: str,
     args: Sequence[str],
     *,
-    env: Mapping[str, str] | None = None,
+    env: Mapping[str, str | None] | None = None,
     cwd: str | Path | None = None,
     encoding: str = "utf-8",
     errors: str = "strict",
@@ -156,18 +200,20 @@ async def stdio_transport(
 ) -> AsyncIterator[tuple[Any, Any, ServerProcess]]:
     """Start ``command`` and yield the session's read and write streams, and the process.
 
-    Raises ``OSError`` when the command cannot be started. ``on_exit`` is called once the
+    ``env`` is as for :func:`child_environment`. Raises ``OSError`` when the command cannot
+    be started. ``on_exit`` is called once the
     server's stdout ends (it exited, or closed it) while the transport is open.
     """
     from mcp.shared.message import SessionMessage
 
+    environment = child_environment(env)
     process = await anyio.open_process(
         [_executable(command), *args],
-        env=_environment(env),
+        env=environment,
         cwd=cwd,
         start_new_session=sys.platform != "win32",
     )
-    server = ServerProcess(process, command)
+    server = ServerProcess(process, command, sorted(set(os.environ) - set(environment)))
     incoming_writer, incoming = anyio.create_memory_object_stream[Any](0)
     outgoing, outgoing_reader = anyio.create_memory_object_stream[SessionMessage](0)
     closing = False
