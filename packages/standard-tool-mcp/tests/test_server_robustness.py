@@ -179,6 +179,25 @@ async def test_media_returns_declare_no_output_schema_and_send_blocks() -> None:
     assert broken.is_error and "broken_picture" in broken.text and "not bytes" not in broken.text
 
 
+@st.tool
+def captioned() -> list:  # type: ignore[type-arg]
+    """Return a caption and an image, under an output schema (any list)."""
+    return ["caption", Image(PNG, "image/png")]
+
+
+async def test_media_under_an_output_schema_is_sent_as_structured_content_too() -> None:
+    image = {"data": "iVBORw0KGgo=", "mime_type": "image/png"}  # its JSON form (the core's)
+    async with client(to_mcp_server([captioned])) as session:  # it checks results
+        listed = {t.name: dump(t) for t in (await session.list_tools()).tools}
+        result = await call(session, "captioned", {})
+    assert "outputSchema" in listed["captioned"]
+    assert not result.is_error and result.structured == {"result": ["caption", image]}
+    assert result.blocks == [
+        {"type": "text", "text": "caption"},
+        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+    ]
+
+
 # -- input schemas whose root is not an object ----------------------------------------------
 
 

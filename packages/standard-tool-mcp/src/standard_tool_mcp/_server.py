@@ -92,7 +92,11 @@ class _Served:
         )
 
     async def run(self, arguments: dict[str, Any], context: Mapping[str, Any]) -> Any:
-        """The tool's result as a ``CallToolResult``; a failure raises a StandardToolError."""
+        """The tool's result as a ``CallToolResult``; a failure raises a StandardToolError.
+
+        Media become their content blocks; under an output schema the structured content is
+        sent as well (media in it as their JSON form), as the schema promises.
+        """
         import mcp.types as types
 
         name = self.tool.name
@@ -105,9 +109,7 @@ class _Served:
             return value
         try:
             blocks = to_content(value)
-            if blocks is not None:
-                return _compat.tool_result(blocks)
-            data = jsonable(value)
+            data = jsonable(value) if blocks is None or self.structured else None
         except NotJsonError as exc:
             raise ToolValidationError(name, "output", exc.issues) from None
         except Exception as exc:  # a media value that is not one (data that is not bytes...)
@@ -121,9 +123,9 @@ class _Served:
                 checked = self.check_output.validate(structured)
                 if checked.issues is not None:
                     raise ToolValidationError(name, "output", checked.issues)
-        elif isinstance(data, dict):
+        elif blocks is None and isinstance(data, dict):
             structured = data
-        return _compat.tool_result([text_block(data)], structured)
+        return _compat.tool_result([text_block(data)] if blocks is None else blocks, structured)
 
 
 def _error_result(error: StandardToolError) -> Any:
