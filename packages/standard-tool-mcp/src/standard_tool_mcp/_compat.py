@@ -5,13 +5,15 @@ differently. This is also the only module that reaches past the SDK's public API
 for something the public API cannot do: the lenient ``tools/list`` of a server that lists a
 malformed tool (:func:`list_tools_raw`, :func:`remember_output_schema`), the HTTP client
 that carries custom headers (:func:`http_client_transport`), the connection behind a 2.x
-per-request session, where a client's log level is kept (:func:`connection_of`), and turning off
+per-request session, where a client's log level is kept (:func:`connection_of`), turning off
 the session's own output check for tools that check their output themselves
-(:func:`skip_output_check`).
+(:func:`skip_output_check`), and a JSON-RPC error with a null ``id`` on a stdio server's write
+stream (:func:`error_reply`).
 """
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -30,6 +32,7 @@ __all__ = [
     "dump",
     "dump_message",
     "error",
+    "error_reply",
     "http_client_transport",
     "list_tools_page",
     "list_tools_raw",
@@ -40,7 +43,6 @@ __all__ = [
     "remember_output_schema",
     "request_context",
     "result_parts",
-    "run_stdio",
     "send_log",
     "send_progress",
     "skip_output_check",
@@ -68,6 +70,28 @@ def error(code: int, message: str) -> Exception:
     if MAJOR >= 2:
         return make(code=code, message=message)  # type: ignore[no-any-return]
     return make(types.ErrorData(code=code, message=message))  # type: ignore[no-any-return]
+
+
+def error_reply(message_id: str | int | None, code: int, message: str) -> Any:
+    """A JSON-RPC error response for a transport's write stream, ``id`` null allowed.
+
+    1.x types refuse a null ``id`` and the 1.x stdio writer drops ``None`` fields, so the
+    message is its wire text: both majors' writers only call ``model_dump_json`` on it.
+    """
+    from mcp.shared.message import SessionMessage
+
+    wire = {"jsonrpc": "2.0", "id": message_id, "error": {"code": code, "message": message}}
+    return SessionMessage(_WireText(json.dumps(wire)))  # type: ignore[arg-type]
+
+
+class _WireText:
+    """A JSON-RPC message already in its wire form."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def model_dump_json(self, **_: Any) -> str:
+        return self.text
 
 
 def make_server(
@@ -420,11 +444,3 @@ def http_client_transport(
 async def _closing(transport: Any, client: Any) -> AsyncIterator[Any]:
     async with client, transport as streams:
         yield streams
-
-
-async def run_stdio(server: Any) -> None:
-    """Serve ``server`` over this process's stdin and stdout until the client leaves."""
-    from mcp.server.stdio import stdio_server
-
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())

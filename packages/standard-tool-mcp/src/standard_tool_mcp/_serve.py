@@ -10,6 +10,7 @@ from standard_tool.exceptions import UsageError
 
 from . import _compat
 from ._http import as_server, http_app, transport_security
+from ._stdio_server import run_stdio
 
 if TYPE_CHECKING:
     from mcp.server.auth.provider import TokenVerifier
@@ -55,7 +56,7 @@ def serve(
         if given:
             raise UsageError(f"{', '.join(given)}: for transport='streamable-http' only")
         _announce(server.name, anyio.run(_tool_names, server), "over stdio")
-        anyio.run(_compat.run_stdio, server)
+        anyio.run(run_stdio, server)
         return
     if transport != "streamable-http":
         raise UsageError(f"unknown transport {transport!r}; use 'stdio' or 'streamable-http'")
