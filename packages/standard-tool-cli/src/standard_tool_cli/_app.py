@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 import warnings
@@ -22,8 +23,10 @@ from standard_tool.checks import (
     check_tool,
     installed_targets,
     one_line,
+    running_threads,
 )
 from standard_tool.dialects import dialects
+from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
@@ -341,8 +344,10 @@ def _run(
         )
     try:
         outcome = bounded(
-            timeout + 10, lambda: registered.call(registered.native(tool), arguments, context)
+            timeout, lambda: registered.call(registered.native(tool), arguments, context)
         )
+    except StepTimeoutError:
+        return None, f"through {via}: tool {tool.name!r} gave no answer within {timeout:g} s"
     except st.UsageError as error:
         raise CommandError(f"--via {via!r}: {one_line(str(error))}") from error
     except st.StandardToolError as error:
@@ -554,6 +559,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         status = cli.main(args=args, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Exit as exit_:
         status = exit_.exit_code
+    except SystemExit as exit_:  # a command's own exit status
+        status = FAILED if isinstance(exit_.code, str) else exit_.code or 0
     except click.UsageError as error:
         path = error.ctx.command_path if error.ctx else where
         message = f"{path}: {one_line(error.format_message())} (see '{path} --help')"
@@ -577,7 +584,21 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
             FAILED,
             debug,
         )
-    sys.exit(status if isinstance(status, int) else 0)
+    _exit(status if isinstance(status, int) else 0)
+
+
+def _exit(status: int) -> NoReturn:
+    """Exit with ``status``. A step still running past its time limit (a tool that never
+    answers) may hold a thread that Python would join at exit: the output is flushed and
+    the process ends without waiting for it."""
+    if running_threads():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+    sys.exit(status)
 
 
 def _fail(message: str, status: int, debug: bool) -> int:
