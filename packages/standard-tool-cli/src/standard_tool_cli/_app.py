@@ -324,6 +324,10 @@ def call(
         sys.exit(FAILED)
 
 
+_OBJECT = st.JsonSchema({"type": "object"})
+"""What every runtime's call takes: a JSON object of arguments."""
+
+
 def _run(
     tool: Any, arguments: Any, context: Any, via: str | None, timeout: float
 ) -> tuple[Any, str | None]:
@@ -342,6 +346,10 @@ def _run(
             f"--via {via!r}: that target has no runtime to call through (an export-only "
             f"target); targets with one: {', '.join(with_runtime) or 'none'}"
         )
+    if not isinstance(arguments, dict):  # a model's call carries its arguments as an object
+        refused = _OBJECT.validate(arguments).issues or ()
+        error = st.ToolValidationError(tool.name, "input", refused)
+        return None, f"through {via}: {one_line(str(error))}"
     try:
         outcome = bounded(
             timeout, lambda: registered.call(registered.native(tool), arguments, context)
