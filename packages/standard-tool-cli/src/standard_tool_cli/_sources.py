@@ -16,7 +16,7 @@ import standard_tool as st
 from standard_tool.checks import one_line
 from standard_tool.registry import adopt_tools, is_standard_tool
 
-from ._errors import FAILED, CommandError
+from ._errors import CommandError
 
 __all__ = ["FORMS", "MCP_STDIO", "find_tool", "load_object", "open_source"]
 
@@ -31,7 +31,13 @@ FORMS = (
 def open_source(source: str, stack: ExitStack, *, timeout: float | None = 60) -> list[Any]:
     """The standard tools ``source`` holds; an MCP session stays open until ``stack`` closes."""
     if source.startswith(MCP_STDIO):
-        command = shlex.split(source.removeprefix(MCP_STDIO))
+        try:
+            command = shlex.split(source.removeprefix(MCP_STDIO))
+        except ValueError as error:  # an unbalanced quote, a trailing backslash
+            raise CommandError(
+                f"SOURCE {source!r} is not a command line ({str(error).lower()}); balance its "
+                "quotes, e.g. 'mcp+stdio:uvx mcp-server-time'"
+            ) from error
         if not command:
             raise CommandError(
                 f"SOURCE {source!r} names no command; write 'mcp+stdio:COMMAND ARGS...', "
@@ -61,8 +67,7 @@ def _connect(source: str, server: Any, stack: ExitStack, timeout: float | None) 
     except Exception as error:
         raise CommandError(
             f"cannot reach the MCP server of SOURCE {source!r}: {_describe(error)}; check that "
-            "the command runs (or the URL answers) on its own",
-            FAILED,
+            "the command runs (or the URL answers) on its own"
         ) from error
     return tools
 
@@ -120,7 +125,7 @@ def _load_file(source: str, path: Path) -> Any:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # a file that exits does not load either
         del sys.modules[name]
         raise CommandError(
             f"loading {str(path)!r} raised {_describe(error)} (SOURCE {source!r}); "
@@ -144,7 +149,7 @@ def _import(source: str, name: str) -> Any:
             f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
             "install what it needs"
         ) from error
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # a module that exits does not load either
         raise CommandError(
             f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
             "fix the module (--debug shows the traceback)"
