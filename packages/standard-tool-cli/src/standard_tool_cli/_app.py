@@ -348,8 +348,8 @@ def _run(
         )
     if not isinstance(arguments, dict):  # a model's call carries its arguments as an object
         refused = _OBJECT.validate(arguments).issues or ()
-        error = st.ToolValidationError(tool.name, "input", refused)
-        return None, f"through {via}: {one_line(str(error))}"
+        refusal = st.ToolValidationError(tool.name, "input", refused)
+        return None, f"through {via}: {one_line(str(refusal))}"
     try:
         outcome = bounded(
             timeout, lambda: registered.call(registered.native(tool), arguments, context)
