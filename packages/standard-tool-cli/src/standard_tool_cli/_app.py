@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -36,6 +36,42 @@ from ._sources import FORMS, find_tool, open_source
 __all__ = ["cli", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Document:
+    """Where the command's JSON goes: stdout. Under ``--json`` (:meth:`divert`), stdout
+    holds that one document only: everything else written to it, by Python or at the file
+    descriptor (a tool's ``print()``, a SOURCE that prints while loading, a subprocess),
+    goes to stderr."""
+
+    def __init__(self) -> None:
+        self.stream: TextIO | None = None
+        """The saved stdout, once diverted."""
+
+    def divert(self) -> None:
+        sys.stdout.flush()
+        try:
+            out = sys.stdout.fileno()
+            saved: TextIO = os.fdopen(os.dup(out), "w", encoding=sys.stdout.encoding or "utf-8")
+            os.dup2(sys.stderr.fileno(), out)
+        except (AttributeError, OSError, ValueError):  # no file descriptors (in-process)
+            saved = sys.stdout
+        self.stream = saved
+        sys.stdout = sys.stderr
+
+    def print(self, value: Any) -> None:
+        print_json(value, file=self.stream)
+
+    def flush(self) -> None:
+        for stream in (self.stream, sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+
+
+_DOCUMENT = _Document()
 PROG = "standard-tool"
 SOURCE_HELP = f"""SOURCE is {FORMS}: a standard tool, a list of tools, a framework's tool, toolkit or
 toolset (anything an installed adapter adopts), or the tools of an MCP server."""
@@ -111,7 +147,7 @@ def targets(as_json: bool) -> None:
         for info in st.targets()
     ]
     if as_json:
-        print_json({"targets": rows, "dialects": dialects()})
+        _DOCUMENT.print({"targets": rows, "dialects": dialects()})
         return
     from rich.table import Table
 
@@ -146,7 +182,7 @@ def list_(source: str, as_json: bool, timeout: float) -> None:
     with ExitStack() as stack:
         tools = open_source(source, stack, timeout=timeout)
         if as_json:
-            print_json([standard_declaration(tool) for tool in tools])
+            _DOCUMENT.print([standard_declaration(tool) for tool in tools])
             return
         from rich.table import Table
 
@@ -246,7 +282,7 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
             raise CommandError(
                 f"cannot show {tool!r} as {target!r}: {one_line(str(error))}", FAILED
             ) from error
-        print_json(declaration)
+        _DOCUMENT.print(declaration)
 
 
 def _json_value(text: str, option: str) -> Any:
@@ -315,7 +351,9 @@ def call(
         found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
         value, error = _run(found, arguments, context, via, timeout)
     if as_json:
-        print_json({"tool": tool, "via": via, "ok": error is None, "value": value, "error": error})
+        _DOCUMENT.print(
+            {"tool": tool, "via": via, "ok": error is None, "value": value, "error": error}
+        )
     elif error is None:
         print_json(value)
     if error is not None:
@@ -461,7 +499,7 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
         results = _checked(tools, names, samples, timeout)
     failures = [r for r in results if r.status == "fail"]
     if as_json:
-        print_json(
+        _DOCUMENT.print(
             {
                 "source": source,
                 "targets": names,
@@ -559,6 +597,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and exit with its status."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
+    if "--json" in args:
+        _DOCUMENT.divert()
     command = next((arg for arg in args if not arg.startswith("-")), None)
     where = f"{PROG} {command}" if command in cli.commands else PROG
     if not debug:
@@ -599,12 +639,8 @@ def _exit(status: int) -> NoReturn:
     """Exit with ``status``. A step still running past its time limit (a tool that never
     answers) may hold a thread that Python would join at exit: the output is flushed and
     the process ends without waiting for it."""
+    _DOCUMENT.flush()
     if running_threads():
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
         os._exit(status)
     sys.exit(status)
 
@@ -613,4 +649,6 @@ def _fail(message: str, status: int, debug: bool) -> int:
     if debug:
         traceback.print_exc()
     print(message, file=sys.stderr, flush=True)
+    if _DOCUMENT.stream is not None:  # under --json, the error is the document
+        _DOCUMENT.print({"error": message, "exit_status": status})
     return status
