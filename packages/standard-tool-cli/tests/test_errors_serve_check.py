@@ -177,3 +177,16 @@ def test_check_shows_progress_on_a_terminal() -> None:
     os.close(leader)
     assert process.returncode == 0
     assert b"langchain checked" in seen or b"generating inputs" in seen, seen[-500:]
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_debug_shows_the_traceback_of_a_tools_failure(run: Run, extra: list[str]) -> None:
+    args = ["call", f"{SOURCES}:TOOLS", "explode", "--input", '{"reason": "on purpose"}']
+    out = run(*args, "--debug", *extra)
+    assert out.returncode == 1
+    assert "Traceback (most recent call last)" in out.stderr
+    assert "RuntimeError: exploded: on purpose" in out.stderr
+    if extra:
+        assert json.loads(out.stdout)["ok"] is False
+    else:
+        assert out.stderr.rstrip().splitlines()[-1].startswith("standard-tool call: ")

@@ -79,8 +79,24 @@ toolset (anything an installed adapter adopts), or the tools of an MCP server.""
 
 def _debug(command: F) -> F:
     return click.option(
-        "--debug", is_flag=True, expose_value=False, help="Show the traceback of an error."
+        "--debug",
+        is_flag=True,
+        expose_value=False,
+        callback=_debugging,
+        help="Show the traceback of an error.",
     )(command)
+
+
+def _debugging(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["standard_tool.debug"] = True
+
+
+def _show_traceback(error: BaseException) -> None:
+    """Under ``--debug``, the traceback of ``error`` (a tool's failure) on stderr."""
+    context = click.get_current_context(silent=True)
+    if context is not None and context.meta.get("standard_tool.debug"):
+        traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
 
 
 def _json(command: F) -> F:
@@ -373,6 +389,7 @@ def _run(
         try:
             return st.jsonable(st.call(tool, arguments, context, timeout=timeout)), None
         except st.StandardToolError as error:
+            _show_traceback(error)
             return None, one_line(str(error))
     try:
         registered = runtime(via)
@@ -397,6 +414,7 @@ def _run(
     except st.UsageError as error:
         raise CommandError(f"--via {via!r}: {one_line(str(error))}") from error
     except st.StandardToolError as error:
+        _show_traceback(error)
         return None, f"through {via}: {one_line(str(error))}"
     if outcome.error is not None:
         return None, f"through {via}: {one_line(outcome.error)}"
