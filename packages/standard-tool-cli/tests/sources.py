@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
@@ -48,11 +49,18 @@ def chatty(word: str) -> str:
     return word
 
 
+@tool
+def environ(name: str) -> str | None:
+    """The value of an environment variable where the tool runs (None when it is not set)."""
+    return os.environ.get(name)
+
+
 TOOLS = [whoami, explode]
 NOT_A_TOOL = 42
 BROKEN = [shout]
 STALLING = [stall]
 CHATTY = [chatty]
+ENVIRON = [environ]
 
 
 def langchain_tools() -> Any:

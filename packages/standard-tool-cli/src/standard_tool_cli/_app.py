@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar, cast
 
 import click
 
@@ -31,7 +31,7 @@ from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
 from ._render import arguments_summary, console, print_json, summary
-from ._sources import FORMS, find_tool, open_source
+from ._sources import FORMS, ServerLog, find_tool, open_source
 
 __all__ = ["cli", "main"]
 
@@ -115,6 +115,58 @@ def _timeout(command: F) -> F:
     )(command)
 
 
+def _server(command: F) -> F:
+    command = click.option(
+        "--verbose",
+        is_flag=True,
+        expose_value=False,
+        callback=_keep("verbose"),
+        help="Show what an mcp+stdio: server writes on stderr, each line prefixed 'server: '.",
+    )(command)
+    return click.option(
+        "--env",
+        "env",
+        multiple=True,
+        metavar="KEY[=VALUE]",
+        expose_value=False,
+        callback=_environment,
+        help="Set a variable of an mcp+stdio: server's environment (repeatable); KEY alone "
+        "passes this command's own value.",
+    )(command)
+
+
+def _keep(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def keep(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        ctx.meta[f"standard_tool.{name}"] = value
+
+    return keep
+
+
+def _environment(ctx: click.Context, param: click.Parameter, values: Sequence[str]) -> None:
+    """``--env KEY=VALUE`` and ``--env KEY`` (this command's own value), as a mapping."""
+    env: dict[str, str] = {}
+    for given in values:
+        key, equals, value = given.partition("=")
+        if not key:
+            raise click.BadParameter(f"{given!r} names no variable; write KEY=VALUE or KEY")
+        if not equals:
+            if key not in os.environ:
+                raise click.BadParameter(
+                    f"{key!r} is not set in this command's environment; write {key}=VALUE"
+                )
+            value = os.environ[key]
+        env[key] = value
+    ctx.meta["standard_tool.env"] = env
+
+
+def _open_source(source: str, stack: ExitStack, timeout: float) -> list[Any]:
+    """The tools of SOURCE, an mcp+stdio: server started with ``--env`` and ``--verbose``."""
+    meta = click.get_current_context().meta
+    errlog = cast("TextIO", ServerLog(shown=bool(meta.get("standard_tool.verbose"))))
+    env = meta.get("standard_tool.env") or {}
+    return open_source(source, stack, timeout=timeout, env=env, errlog=errlog)
+
+
 @click.group(
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="""\b
@@ -191,12 +243,13 @@ Examples:
 )
 @click.argument("source")
 @_json
+@_server
 @_timeout
 @_debug
 def list_(source: str, as_json: bool, timeout: float) -> None:
     """The tools SOURCE holds: name, title, description and arguments."""
     with ExitStack() as stack:
-        tools = open_source(source, stack, timeout=timeout)
+        tools = _open_source(source, stack, timeout)
         if as_json:
             _DOCUMENT.print([standard_declaration(tool) for tool in tools])
             return
@@ -279,6 +332,7 @@ Examples:
     show_default=True,
     help="A target (its framework's definition or provider envelope) or a JSON Schema dialect.",
 )
+@_server
 @_timeout
 @_debug
 def show(source: str, tool: str, target: str, timeout: float) -> None:
@@ -291,7 +345,7 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
     entry, `pydantic-ai`: the `ToolDefinition`, a provider: its envelope).
     """
     with ExitStack() as stack:
-        found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
+        found = find_tool(_open_source(source, stack, timeout), tool, source)
         try:
             declaration = _declaration(found, target)
         except st.StandardToolError as error:
@@ -343,6 +397,7 @@ Examples:
 @click.option("--via", help="Run the call through this target's own runtime (e.g. langchain).")
 @click.option("--context", "context_text", help="The per-call context, as JSON.")
 @_json
+@_server
 @_timeout
 @_debug
 def call(
@@ -364,7 +419,7 @@ def call(
     arguments = _json_value(input_text, "--input")
     context = None if context_text is None else _json_value(context_text, "--context")
     with ExitStack() as stack:
-        found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
+        found = find_tool(_open_source(source, stack, timeout), tool, source)
         value, error = _run(found, arguments, context, via, timeout)
     if as_json:
         _DOCUMENT.print(
@@ -447,6 +502,7 @@ An MCP client configuration runs it over stdio, e.g.
     help="streamable-http only; 0 takes a free port.",
 )
 @click.option("--name", default="standard-tool", show_default=True, help="The server's name.")
+@_server
 @_timeout
 @_debug
 def serve(source: str, transport: str, host: str, port: int, name: str, timeout: float) -> None:
@@ -461,7 +517,7 @@ def serve(source: str, transport: str, host: str, port: int, name: str, timeout:
             "serve needs the MCP adapter; install it: pip install standard-tool-mcp"
         ) from None
     with ExitStack() as stack:
-        tools = open_source(source, stack, timeout=timeout)
+        tools = _open_source(source, stack, timeout)
         try:
             serve_mcp(tools, transport, host, port, name=name)  # type: ignore[arg-type]
         except KeyboardInterrupt:
@@ -493,6 +549,7 @@ Examples:
     help="Generated inputs tried, at most, until the tool accepts one.",
 )
 @_json
+@_server
 @_timeout
 @_debug
 def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float) -> None:
@@ -513,7 +570,7 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
         )
     names = [name for name in installed if not only or name in only]
     with ExitStack() as stack:
-        tools = open_source(source, stack, timeout=timeout)
+        tools = _open_source(source, stack, timeout)
         results = _checked(tools, names, samples, timeout)
     failures = [r for r in results if r.status == "fail"]
     if as_json:
