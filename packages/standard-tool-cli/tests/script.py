@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,12 +21,18 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def run_script(
-    *args: str, stdin: str | None = None, timeout: float = 120, cwd: Path = ROOT
+    *args: str,
+    stdin: str | None = None,
+    timeout: float = 120,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``standard-tool ARGS...`` (from the repository root): exit status, stdout and stderr."""
+    """``standard-tool ARGS...`` (from the repository root): exit status, stdout and stderr;
+    ``env`` is added to the environment."""
     return subprocess.run(
         [str(SCRIPT), *args],
         cwd=cwd,
+        env=None if env is None else {**os.environ, **env},
         input=stdin,
         capture_output=True,
         text=True,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from typing import Any
 
 from standard_tool import Tool, tool
@@ -32,9 +34,33 @@ shout = Tool(
     execute=_shout,
 )
 
+
+@tool
+def stall(label: str = "x") -> str:
+    """Wait for an answer that never comes (five minutes at most)."""
+    threading.Event().wait(300)
+    return label
+
+
+@tool
+def chatty(word: str) -> str:
+    """Print on stdout, then answer."""
+    print("chatter from the tool")
+    return word
+
+
+@tool
+def environ(name: str) -> str | None:
+    """The value of an environment variable where the tool runs (None when it is not set)."""
+    return os.environ.get(name)
+
+
 TOOLS = [whoami, explode]
 NOT_A_TOOL = 42
 BROKEN = [shout]
+STALLING = [stall]
+CHATTY = [chatty]
+ENVIRON = [environ]
 
 
 def langchain_tools() -> Any:

@@ -7,7 +7,6 @@ import os
 import pty
 import re
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -53,12 +52,6 @@ def test_debug_shows_the_traceback(run: Run) -> None:
     assert out.returncode == 2
     assert "Traceback (most recent call last)" in out.stderr
     assert out.stderr.rstrip().splitlines()[-1].startswith("standard-tool list: ")
-
-
-def test_an_mcp_server_that_does_not_start_exits_1(run: Run) -> None:
-    out = run("list", f"mcp+stdio:{sys.executable} -c 'raise SystemExit(3)'", "--timeout", "20")
-    assert out.returncode == 1
-    assert out.stderr.splitlines()[-1].startswith("standard-tool list: cannot reach the MCP server")
 
 
 def test_serve_over_stdio_answers_a_real_mcp_client() -> None:
@@ -184,3 +177,16 @@ def test_check_shows_progress_on_a_terminal() -> None:
     os.close(leader)
     assert process.returncode == 0
     assert b"langchain checked" in seen or b"generating inputs" in seen, seen[-500:]
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_debug_shows_the_traceback_of_a_tools_failure(run: Run, extra: list[str]) -> None:
+    args = ["call", f"{SOURCES}:TOOLS", "explode", "--input", '{"reason": "on purpose"}']
+    out = run(*args, "--debug", *extra)
+    assert out.returncode == 1
+    assert "Traceback (most recent call last)" in out.stderr
+    assert "RuntimeError: exploded: on purpose" in out.stderr
+    if extra:
+        assert json.loads(out.stdout)["ok"] is False
+    else:
+        assert out.stderr.rstrip().splitlines()[-1].startswith("standard-tool call: ")

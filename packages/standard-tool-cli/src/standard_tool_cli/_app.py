@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar, cast
 
 import click
 
@@ -22,17 +23,55 @@ from standard_tool.checks import (
     check_tool,
     installed_targets,
     one_line,
+    running_threads,
 )
 from standard_tool.dialects import dialects
+from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
 from ._render import arguments_summary, console, print_json, summary
-from ._sources import FORMS, find_tool, open_source
+from ._sources import FORMS, ServerLog, find_tool, open_source
 
 __all__ = ["cli", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Document:
+    """Where the command's JSON goes: stdout. Under ``--json`` (:meth:`divert`), stdout
+    holds that one document only: everything else written to it, by Python or at the file
+    descriptor (a tool's ``print()``, a SOURCE that prints while loading, a subprocess),
+    goes to stderr."""
+
+    def __init__(self) -> None:
+        self.stream: TextIO | None = None
+        """The saved stdout, once diverted."""
+
+    def divert(self) -> None:
+        sys.stdout.flush()
+        try:
+            out = sys.stdout.fileno()
+            saved: TextIO = os.fdopen(os.dup(out), "w", encoding=sys.stdout.encoding or "utf-8")
+            os.dup2(sys.stderr.fileno(), out)
+        except (AttributeError, OSError, ValueError):  # no file descriptors (in-process)
+            saved = sys.stdout
+        self.stream = saved
+        sys.stdout = sys.stderr
+
+    def print(self, value: Any) -> None:
+        print_json(value, file=self.stream)
+
+    def flush(self) -> None:
+        for stream in (self.stream, sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+
+
+_DOCUMENT = _Document()
 PROG = "standard-tool"
 SOURCE_HELP = f"""SOURCE is {FORMS}: a standard tool, a list of tools, a framework's tool, toolkit or
 toolset (anything an installed adapter adopts), or the tools of an MCP server."""
@@ -40,8 +79,24 @@ toolset (anything an installed adapter adopts), or the tools of an MCP server.""
 
 def _debug(command: F) -> F:
     return click.option(
-        "--debug", is_flag=True, expose_value=False, help="Show the traceback of an error."
+        "--debug",
+        is_flag=True,
+        expose_value=False,
+        callback=_debugging,
+        help="Show the traceback of an error.",
     )(command)
+
+
+def _debugging(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["standard_tool.debug"] = True
+
+
+def _show_traceback(error: BaseException) -> None:
+    """Under ``--debug``, the traceback of ``error`` (a tool's failure) on stderr."""
+    context = click.get_current_context(silent=True)
+    if context is not None and context.meta.get("standard_tool.debug"):
+        traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
 
 
 def _json(command: F) -> F:
@@ -58,6 +113,58 @@ def _timeout(command: F) -> F:
         show_default=True,
         help="Seconds a tool call (and an MCP server's answer) may take.",
     )(command)
+
+
+def _server(command: F) -> F:
+    command = click.option(
+        "--verbose",
+        is_flag=True,
+        expose_value=False,
+        callback=_keep("verbose"),
+        help="Show what an mcp+stdio: server writes on stderr, each line prefixed 'server: '.",
+    )(command)
+    return click.option(
+        "--env",
+        "env",
+        multiple=True,
+        metavar="KEY[=VALUE]",
+        expose_value=False,
+        callback=_environment,
+        help="Set a variable of an mcp+stdio: server's environment (repeatable); KEY alone "
+        "passes this command's own value.",
+    )(command)
+
+
+def _keep(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def keep(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        ctx.meta[f"standard_tool.{name}"] = value
+
+    return keep
+
+
+def _environment(ctx: click.Context, param: click.Parameter, values: Sequence[str]) -> None:
+    """``--env KEY=VALUE`` and ``--env KEY`` (this command's own value), as a mapping."""
+    env: dict[str, str] = {}
+    for given in values:
+        key, equals, value = given.partition("=")
+        if not key:
+            raise click.BadParameter(f"{given!r} names no variable; write KEY=VALUE or KEY")
+        if not equals:
+            if key not in os.environ:
+                raise click.BadParameter(
+                    f"{key!r} is not set in this command's environment; write {key}=VALUE"
+                )
+            value = os.environ[key]
+        env[key] = value
+    ctx.meta["standard_tool.env"] = env
+
+
+def _open_source(source: str, stack: ExitStack, timeout: float) -> list[Any]:
+    """The tools of SOURCE, an mcp+stdio: server started with ``--env`` and ``--verbose``."""
+    meta = click.get_current_context().meta
+    errlog = cast("TextIO", ServerLog(shown=bool(meta.get("standard_tool.verbose"))))
+    env = meta.get("standard_tool.env") or {}
+    return open_source(source, stack, timeout=timeout, env=env, errlog=errlog)
 
 
 @click.group(
@@ -108,7 +215,7 @@ def targets(as_json: bool) -> None:
         for info in st.targets()
     ]
     if as_json:
-        print_json({"targets": rows, "dialects": dialects()})
+        _DOCUMENT.print({"targets": rows, "dialects": dialects()})
         return
     from rich.table import Table
 
@@ -136,14 +243,15 @@ Examples:
 )
 @click.argument("source")
 @_json
+@_server
 @_timeout
 @_debug
 def list_(source: str, as_json: bool, timeout: float) -> None:
     """The tools SOURCE holds: name, title, description and arguments."""
     with ExitStack() as stack:
-        tools = open_source(source, stack, timeout=timeout)
+        tools = _open_source(source, stack, timeout)
         if as_json:
-            print_json([standard_declaration(tool) for tool in tools])
+            _DOCUMENT.print([standard_declaration(tool) for tool in tools])
             return
         from rich.table import Table
 
@@ -224,6 +332,7 @@ Examples:
     show_default=True,
     help="A target (its framework's definition or provider envelope) or a JSON Schema dialect.",
 )
+@_server
 @_timeout
 @_debug
 def show(source: str, tool: str, target: str, timeout: float) -> None:
@@ -236,14 +345,14 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
     entry, `pydantic-ai`: the `ToolDefinition`, a provider: its envelope).
     """
     with ExitStack() as stack:
-        found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
+        found = find_tool(_open_source(source, stack, timeout), tool, source)
         try:
             declaration = _declaration(found, target)
         except st.StandardToolError as error:
             raise CommandError(
                 f"cannot show {tool!r} as {target!r}: {one_line(str(error))}", FAILED
             ) from error
-        print_json(declaration)
+        _DOCUMENT.print(declaration)
 
 
 def _json_value(text: str, option: str) -> Any:
@@ -288,6 +397,7 @@ Examples:
 @click.option("--via", help="Run the call through this target's own runtime (e.g. langchain).")
 @click.option("--context", "context_text", help="The per-call context, as JSON.")
 @_json
+@_server
 @_timeout
 @_debug
 def call(
@@ -309,16 +419,22 @@ def call(
     arguments = _json_value(input_text, "--input")
     context = None if context_text is None else _json_value(context_text, "--context")
     with ExitStack() as stack:
-        found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
+        found = find_tool(_open_source(source, stack, timeout), tool, source)
         value, error = _run(found, arguments, context, via, timeout)
     if as_json:
-        print_json({"tool": tool, "via": via, "ok": error is None, "value": value, "error": error})
+        _DOCUMENT.print(
+            {"tool": tool, "via": via, "ok": error is None, "value": value, "error": error}
+        )
     elif error is None:
         print_json(value)
     if error is not None:
         if not as_json:
             click.echo(f"{PROG} call: {error}", err=True)
         sys.exit(FAILED)
+
+
+_OBJECT = st.JsonSchema({"type": "object"})
+"""What every runtime's call takes: a JSON object of arguments."""
 
 
 def _run(
@@ -328,6 +444,7 @@ def _run(
         try:
             return st.jsonable(st.call(tool, arguments, context, timeout=timeout)), None
         except st.StandardToolError as error:
+            _show_traceback(error)
             return None, one_line(str(error))
     try:
         registered = runtime(via)
@@ -339,13 +456,20 @@ def _run(
             f"--via {via!r}: that target has no runtime to call through (an export-only "
             f"target); targets with one: {', '.join(with_runtime) or 'none'}"
         )
+    if not isinstance(arguments, dict):  # a model's call carries its arguments as an object
+        refused = _OBJECT.validate(arguments).issues or ()
+        refusal = st.ToolValidationError(tool.name, "input", refused)
+        return None, f"through {via}: {one_line(str(refusal))}"
     try:
         outcome = bounded(
-            timeout + 10, lambda: registered.call(registered.native(tool), arguments, context)
+            timeout, lambda: registered.call(registered.native(tool), arguments, context)
         )
+    except StepTimeoutError:
+        return None, f"through {via}: tool {tool.name!r} gave no answer within {timeout:g} s"
     except st.UsageError as error:
         raise CommandError(f"--via {via!r}: {one_line(str(error))}") from error
     except st.StandardToolError as error:
+        _show_traceback(error)
         return None, f"through {via}: {one_line(str(error))}"
     if outcome.error is not None:
         return None, f"through {via}: {one_line(outcome.error)}"
@@ -378,6 +502,7 @@ An MCP client configuration runs it over stdio, e.g.
     help="streamable-http only; 0 takes a free port.",
 )
 @click.option("--name", default="standard-tool", show_default=True, help="The server's name.")
+@_server
 @_timeout
 @_debug
 def serve(source: str, transport: str, host: str, port: int, name: str, timeout: float) -> None:
@@ -392,7 +517,7 @@ def serve(source: str, transport: str, host: str, port: int, name: str, timeout:
             "serve needs the MCP adapter; install it: pip install standard-tool-mcp"
         ) from None
     with ExitStack() as stack:
-        tools = open_source(source, stack, timeout=timeout)
+        tools = _open_source(source, stack, timeout)
         try:
             serve_mcp(tools, transport, host, port, name=name)  # type: ignore[arg-type]
         except KeyboardInterrupt:
@@ -424,6 +549,7 @@ Examples:
     help="Generated inputs tried, at most, until the tool accepts one.",
 )
 @_json
+@_server
 @_timeout
 @_debug
 def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float) -> None:
@@ -444,11 +570,11 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
         )
     names = [name for name in installed if not only or name in only]
     with ExitStack() as stack:
-        tools = open_source(source, stack, timeout=timeout)
+        tools = _open_source(source, stack, timeout)
         results = _checked(tools, names, samples, timeout)
     failures = [r for r in results if r.status == "fail"]
     if as_json:
-        print_json(
+        _DOCUMENT.print(
             {
                 "source": source,
                 "targets": names,
@@ -546,6 +672,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``) and exit with its status."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
+    if "--json" in args:
+        _DOCUMENT.divert()
     command = next((arg for arg in args if not arg.startswith("-")), None)
     where = f"{PROG} {command}" if command in cli.commands else PROG
     if not debug:
@@ -554,6 +682,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         status = cli.main(args=args, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Exit as exit_:
         status = exit_.exit_code
+    except SystemExit as exit_:  # a command's own exit status
+        status = FAILED if isinstance(exit_.code, str) else exit_.code or 0
     except click.UsageError as error:
         path = error.ctx.command_path if error.ctx else where
         message = f"{path}: {one_line(error.format_message())} (see '{path} --help')"
@@ -577,11 +707,23 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
             FAILED,
             debug,
         )
-    sys.exit(status if isinstance(status, int) else 0)
+    _exit(status if isinstance(status, int) else 0)
+
+
+def _exit(status: int) -> NoReturn:
+    """Exit with ``status``. A step still running past its time limit (a tool that never
+    answers) may hold a thread that Python would join at exit: the output is flushed and
+    the process ends without waiting for it."""
+    _DOCUMENT.flush()
+    if running_threads():
+        os._exit(status)
+    sys.exit(status)
 
 
 def _fail(message: str, status: int, debug: bool) -> int:
     if debug:
         traceback.print_exc()
     print(message, file=sys.stderr, flush=True)
+    if _DOCUMENT.stream is not None:  # under --json, the error is the document
+        _DOCUMENT.print({"error": message, "exit_status": status})
     return status

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TextIO
 
 __all__ = ["arguments_summary", "console", "print_json", "summary"]
 
 
-def print_json(value: Any) -> None:
-    """``value`` as indented JSON on stdout (non-ASCII kept, so names read as written)."""
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+def print_json(value: Any, file: TextIO | None = None) -> None:
+    """``value`` as indented JSON on stdout, or ``file`` (non-ASCII kept, so names read as
+    written)."""
+    stream = sys.stdout if file is None else file
+    stream.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    stream.flush()
 
 
 def console(stderr: bool = False) -> Any:

@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import io
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import standard_tool as st
 from standard_tool.checks import one_line
 from standard_tool.registry import adopt_tools, is_standard_tool
 
-from ._errors import FAILED, CommandError
+from ._errors import CommandError
 
-__all__ = ["FORMS", "MCP_STDIO", "find_tool", "load_object", "open_source"]
+__all__ = ["FORMS", "MCP_STDIO", "ServerLog", "find_tool", "load_object", "open_source"]
 
 MCP_STDIO = "mcp+stdio:"
 FORMS = (
@@ -28,16 +29,40 @@ FORMS = (
 """The forms a SOURCE takes, for messages."""
 
 
-def open_source(source: str, stack: ExitStack, *, timeout: float | None = 60) -> list[Any]:
-    """The standard tools ``source`` holds; an MCP session stays open until ``stack`` closes."""
+def open_source(
+    source: str,
+    stack: ExitStack,
+    *,
+    timeout: float | None = 60,
+    env: Mapping[str, str] | None = None,
+    errlog: TextIO | None = None,
+) -> list[Any]:
+    """The standard tools ``source`` holds; an MCP session stays open until ``stack`` closes.
+
+    An ``mcp+stdio:`` server gets the MCP SDK's default environment
+    (``mcp.client.stdio.get_default_environment()``) with ``env`` added, and writes its
+    stderr to ``errlog`` (default: ``sys.stderr``); ``env`` is a usage error for another
+    SOURCE.
+    """
+    if env and not source.startswith(MCP_STDIO):
+        raise CommandError(
+            f"--env sets the environment of a server the command starts: it takes a "
+            f"'mcp+stdio:COMMAND' SOURCE, not {source!r}"
+        )
     if source.startswith(MCP_STDIO):
-        command = shlex.split(source.removeprefix(MCP_STDIO))
+        try:
+            command = shlex.split(source.removeprefix(MCP_STDIO))
+        except ValueError as error:  # an unbalanced quote, a trailing backslash
+            raise CommandError(
+                f"SOURCE {source!r} is not a command line ({str(error).lower()}); balance its "
+                "quotes, e.g. 'mcp+stdio:uvx mcp-server-time'"
+            ) from error
         if not command:
             raise CommandError(
                 f"SOURCE {source!r} names no command; write 'mcp+stdio:COMMAND ARGS...', "
                 "e.g. 'mcp+stdio:uvx mcp-server-time'"
             )
-        return _connect(source, command, stack, timeout)
+        return _connect(source, command, stack, timeout, env=env or {}, errlog=errlog)
     if source.startswith(("http://", "https://")):
         return _connect(source, source, stack, timeout)
     tools = _adopt(source, load_object(source))
@@ -46,7 +71,17 @@ def open_source(source: str, stack: ExitStack, *, timeout: float | None = 60) ->
     return tools
 
 
-def _connect(source: str, server: Any, stack: ExitStack, timeout: float | None) -> list[Any]:
+def _connect(
+    source: str,
+    server: Any,
+    stack: ExitStack,
+    timeout: float | None,
+    *,
+    env: Mapping[str, str] | None = None,
+    errlog: TextIO | None = None,
+) -> list[Any]:
+    """The tools of an MCP server; ``env`` given, a stdio server's full environment is the
+    SDK's default one with ``env`` added."""
     try:
         from standard_tool_mcp import connect
     except ImportError:
@@ -54,17 +89,49 @@ def _connect(source: str, server: Any, stack: ExitStack, timeout: float | None) 
             f"SOURCE {source!r} is an MCP server, which needs the MCP adapter; "
             "install it: pip install standard-tool-mcp"
         ) from None
+    options: dict[str, Any] = {}
+    if env is not None:
+        from mcp.client.stdio import get_default_environment
+
+        options = {"env": {**get_default_environment(), **env}, "errlog": errlog}
     try:
-        tools: list[Any] = stack.enter_context(connect(server, timeout=timeout))
+        tools: list[Any] = stack.enter_context(connect(server, timeout=timeout, **options))
     except st.UsageError as error:
         raise CommandError(f"SOURCE {source!r}: {one_line(str(error))}") from error
     except Exception as error:
         raise CommandError(
             f"cannot reach the MCP server of SOURCE {source!r}: {_describe(error)}; check that "
-            "the command runs (or the URL answers) on its own",
-            FAILED,
+            "the command runs (or the URL answers) on its own"
         ) from error
     return tools
+
+
+class ServerLog(io.TextIOBase):
+    """A stdio server's stderr: held back, or (``shown``) written to ours a line at a time,
+    each prefixed ``server: `` (so it reads apart from the command's own lines). A server
+    that fails to start is named with its last lines on stderr either way."""
+
+    def __init__(self, shown: bool = False) -> None:
+        super().__init__()
+        self.shown = shown
+        self._partial = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if self.shown:
+            *lines, self._partial = (self._partial + text).split("\n")
+            if len(self._partial) > _PARTIAL_CHARS:  # a line without end: shown as it is
+                lines.append(self._partial)
+                self._partial = ""
+            for line in lines:
+                sys.stderr.write(f"server: {line}\n")
+            sys.stderr.flush()
+        return len(text)
+
+
+_PARTIAL_CHARS = 64 * 1024
 
 
 def _describe(error: BaseException) -> str:
@@ -120,7 +187,7 @@ def _load_file(source: str, path: Path) -> Any:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # a file that exits does not load either
         del sys.modules[name]
         raise CommandError(
             f"loading {str(path)!r} raised {_describe(error)} (SOURCE {source!r}); "
@@ -144,7 +211,7 @@ def _import(source: str, name: str) -> Any:
             f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
             "install what it needs"
         ) from error
-    except Exception as error:
+    except (Exception, SystemExit) as error:  # a module that exits does not load either
         raise CommandError(
             f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
             "fix the module (--debug shows the traceback)"

@@ -27,6 +27,7 @@ __all__ = [
     "background_loop",
     "blocked_loop",
     "run_sync",
+    "running_threads",
     "start_thread",
     "thread_within",
     "timeout_seconds",
@@ -297,6 +298,22 @@ class _Workers:
 
 
 _workers = _Workers()
+_started: set[concurrent.futures.Future[Any]] = set()
+_started_lock = threading.Lock()
+
+
+def _finished(future: concurrent.futures.Future[Any]) -> None:
+    with _started_lock:
+        _started.discard(future)
+
+
+def running_threads() -> int:
+    """How many calls started by :func:`start_thread` are still running: steps whose caller
+    stopped waiting at a time limit, say. A program that must not wait for them at exit
+    (a framework may run the tool on a thread that Python joins at exit) can end with
+    ``os._exit`` when this is not 0."""
+    with _started_lock:
+        return sum(not future.done() for future in _started)
 
 
 def start_thread(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
@@ -305,6 +322,9 @@ def start_thread(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[
 
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
     future.set_running_or_notify_cancel()
+    with _started_lock:
+        _started.add(future)
+    future.add_done_callback(_finished)
     context = contextvars.copy_context()
 
     def run() -> None:

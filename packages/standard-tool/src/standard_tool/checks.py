@@ -49,6 +49,7 @@ from ._checks import (
     probe,
 )
 from ._sample_inputs import invalid_inputs, sample_inputs
+from ._waiting import running_threads
 
 __all__ = [
     "CHECKS",
@@ -66,5 +67,6 @@ __all__ = [
     "invalid_inputs",
     "one_line",
     "probe",
+    "running_threads",
     "sample_inputs",
 ]

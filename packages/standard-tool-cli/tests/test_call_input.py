@@ -1,0 +1,30 @@
+"""``call``: input that is not a JSON object is refused the same way on every path."""
+
+from __future__ import annotations
+
+import pytest
+from script import WEATHER, Run
+
+PREFIX = "standard-tool call: "
+
+
+@pytest.mark.parametrize(
+    ("via", "given"),
+    [
+        ("langchain", "[1]"),
+        ("pydantic-ai", "3"),
+        ("llama-index", '"x"'),
+        ("mcp", "[1]"),
+        ("openai", "3"),
+        ("langchain", "null"),
+    ],
+)
+def test_input_that_is_not_an_object_is_refused_as_directly(run: Run, via: str, given: str) -> None:
+    direct = run("call", WEATHER, "multiply", "--input", given)
+    assert direct.returncode == 1, direct.stderr
+    (expected,) = direct.stderr.splitlines()
+    assert "multiply" in expected and "object" in expected
+    out = run("call", WEATHER, "multiply", "--input", given, "--via", via)
+    assert out.returncode == 1 and out.stdout == ""
+    (line,) = out.stderr.splitlines()
+    assert line == f"{PREFIX}through {via}: {expected.removeprefix(PREFIX)}"
