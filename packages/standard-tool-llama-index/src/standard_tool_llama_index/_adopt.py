@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 import inspect
 from collections.abc import Iterable, Mapping
 from functools import cached_property

@@ -11,6 +11,7 @@ from the standard side, receives the standard context itself when it is a workfl
 
 from __future__ import annotations
 
+from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 import functools
 from collections.abc import Callable, Mapping
 from typing import Any

@@ -8,6 +8,7 @@ already installed around the call receives them too.
 
 from __future__ import annotations
 
+from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 import asyncio
 from collections.abc import Mapping
 from typing import Any

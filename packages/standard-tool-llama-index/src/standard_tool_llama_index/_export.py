@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 import inspect
 import json
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from llama_index.core.tools import FunctionTool
 from llama_index.core.tools.types import BaseTool, ToolOutput
+from llama_index.core.workflow import Context
 
 import standard_tool as st
 from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions
@@ -32,8 +35,10 @@ __all__ = [
 NAMES: NameRule = OPENAI_NAMES
 """The names a LlamaIndex tool gets: what the function-calling models it is sent to accept."""
 
-CONTEXT_PARAM = "_standard_tool_context"
-"""The keyword under which LlamaIndex agents pass an exported tool the workflow Context."""
+CONTEXT_PARAM = f"_standard_tool_context_{secrets.token_hex(8)}"
+"""The keyword under which LlamaIndex agents pass an exported tool the workflow Context:
+private to the process, so that no model can name it (a model's argument of any name is
+input, checked against the schema)."""
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
@@ -89,13 +94,27 @@ class StandardFunctionTool(FunctionTool):
         issue = Issue(f"takes keyword arguments, not {len(args)} positional")
         raise st.ToolValidationError(self.metadata.get_name(), "input", [issue])
 
+    def _getter(self, workflow_ctx: Any) -> ContextGetter | None:
+        """The getter to build the standard context with (``None``: there is none), once
+        ``workflow_ctx`` is checked to be what LlamaIndex passes: a workflow Context."""
+        if workflow_ctx is not None and not isinstance(workflow_ctx, Context):
+            raise st.ToolExecutionError(
+                self._standard.name,
+                "the per-call context could not be built (it was given "
+                f"{type(workflow_ctx).__name__}, not a workflow Context)",
+            )
+        if workflow_ctx is None and self._get_context is None:
+            return None
+        return self._get_context or context_from_workflow
+
     def _context(self, workflow_ctx: Any) -> Any:
         if isinstance(workflow_ctx, Direct):
             return workflow_ctx.value
-        if workflow_ctx is None and self._get_context is None:
+        getter = self._getter(workflow_ctx)
+        if getter is None:
             return None
         try:
-            value = (self._get_context or context_from_workflow)(workflow_ctx)
+            value = getter(workflow_ctx)
             return st.run_sync(value) if inspect.isawaitable(value) else value
         except Exception as exc:
             raise _context_failed(self._standard, exc) from exc
@@ -103,10 +122,11 @@ class StandardFunctionTool(FunctionTool):
     async def _acontext(self, workflow_ctx: Any) -> Any:
         if isinstance(workflow_ctx, Direct):
             return workflow_ctx.value
-        if workflow_ctx is None and self._get_context is None:
+        getter = self._getter(workflow_ctx)
+        if getter is None:
             return None
         try:
-            value = (self._get_context or context_from_workflow)(workflow_ctx)
+            value = getter(workflow_ctx)
             return await value if inspect.isawaitable(value) else value
         except Exception as exc:
             raise _context_failed(self._standard, exc) from exc

@@ -9,6 +9,7 @@ tool's own schema instead, and its ``fn_schema`` is a model class whose
 
 from __future__ import annotations
 
+from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 import json
 from typing import Any
 

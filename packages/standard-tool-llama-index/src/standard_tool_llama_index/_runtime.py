@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,6 +13,7 @@ from standard_tool.adapters import BaseRuntime, NativeOutcome
 from standard_tool.exceptions import PluginError
 
 from ._context import CONTEXT_KEY
+from ._quiet import framework_warnings_ignored
 from ._scripted import run_agent
 
 __all__ = ["LlamaIndexRuntime", "runtime"]
@@ -20,7 +22,8 @@ __all__ = ["LlamaIndexRuntime", "runtime"]
 class LlamaIndexRuntime(BaseRuntime):
     """A LlamaIndex tool as a function-calling model is shown it (``to_openai_tool()``) and as
     an agent runs it: a real ``FunctionAgent`` run whose scripted LLM (no network) calls the
-    tool once; the standard context is in the run's workflow Context under ``CONTEXT_KEY``."""
+    tool once; the standard context is in the run's workflow Context under ``CONTEXT_KEY``.
+    LlamaIndex's own warnings are ignored during the run (see ``_quiet``), a tool's are not."""
 
     target = "llama-index"
 
@@ -37,7 +40,8 @@ class LlamaIndexRuntime(BaseRuntime):
     ) -> NativeOutcome:
         name = native.metadata.get_name()
         store = None if context is None else {CONTEXT_KEY: context}
-        run = st.run_sync(run_agent([native], [[(name, dict(arguments))], "done"], store))
+        with framework_warnings_ignored():
+            run = st.run_sync(run_agent([native], [[(name, dict(arguments))], "done"], store))
         if len(run.outputs) != 1:
             raise PluginError(f"a LlamaIndex agent run of {name!r} made {len(run.outputs)} calls")
         (output,) = run.outputs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 from collections.abc import AsyncGenerator, Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any

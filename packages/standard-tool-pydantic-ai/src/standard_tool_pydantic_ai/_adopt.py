@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
-import re
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Any, Literal
@@ -56,7 +55,6 @@ DEFAULT_TIMEOUT = 60.0
 _MAX_MESSAGE = 300
 _MARGIN = 1.0
 """Seconds a sync listing waits beyond ``timeout`` for a listing that ignores cancellation."""
-_TIMED_OUT = re.compile(r"Timed out after ([0-9.]+) seconds\.")
 _PROBE_KEY = "\x00standard-tool-probe"
 
 
@@ -219,7 +217,12 @@ class PydanticAITool(WrapperTool):
                     checked = check(ctx, **args)
                     if inspect.isawaitable(checked):
                         await checked
-                result = await self.toolset.call_tool(name, args, ctx, tool)
+                try:
+                    result = await self.toolset.call_tool(name, args, ctx, tool)
+                except ModelRetry as exc:
+                    if not _pydantic_ai_timed_out(exc):
+                        raise
+                    raise _timeout(self.name, tool) from exc
         finally:
             if token is not None:
                 TYPED_ERRORS.reset(token)
@@ -229,9 +232,6 @@ class PydanticAITool(WrapperTool):
         if isinstance(exc, ValidationError):
             return ToolValidationError(self.name, "input", issues_from_pydantic(exc))
         if isinstance(exc, ModelRetry):
-            timed_out = _TIMED_OUT.fullmatch(exc.message)
-            if timed_out:  # PydanticAI's own time limit
-                return ToolTimeoutError(self.name, float(timed_out.group(1)))
             return ToolValidationError(self.name, "input", [Issue(_clip(exc.message))])
         if ToolFailed is not None and isinstance(exc, ToolFailed):
             return ToolExecutionError(self.name, exc.message)
@@ -245,6 +245,31 @@ class PydanticAITool(WrapperTool):
 
     def __repr__(self) -> str:
         return f"PydanticAITool({self.definition.name!r})"
+
+
+def _pydantic_ai_timed_out(exc: ModelRetry) -> bool:
+    """Whether PydanticAI itself raised ``exc`` for its time limit: raised from its own code
+    while handling the ``TimeoutError`` of that limit (a tool's own retry, whatever its text,
+    is raised from the tool's code)."""
+    if not isinstance(exc.__context__, TimeoutError):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    module = None if tb is None else tb.tb_frame.f_globals.get("__name__")
+    return isinstance(module, str) and module.startswith("pydantic_ai.")
+
+
+def _timeout(name: str, tool: ToolsetTool[Any]) -> ToolExecutionError:
+    """The error for a call PydanticAI stopped at its time limit: the tool's own limit, else
+    its toolset's (as PydanticAI picks it)."""
+    limit = getattr(getattr(tool, "tool_def", None), "timeout", None)
+    for holder in (tool, getattr(tool, "toolset", None)):
+        if limit is None:
+            limit = getattr(holder, "timeout", None)
+    if isinstance(limit, (int, float)) and not isinstance(limit, bool):
+        return ToolTimeoutError(name, float(limit))
+    return ToolExecutionError(name, "PydanticAI stopped the call at its time limit")
 
 
 def _together(tools: list[Tool[Any]]) -> FunctionToolset[Any]:
@@ -293,26 +318,54 @@ async def load_pydantic_ai_toolset(
             )
         toolset = _together(tools)
     ctx = run_context_for(deps, "")
-    label = getattr(toolset, "label", type(toolset).__name__)
+    label = _label(toolset)
     try:
-        listing = await asyncio.wait_for(_list(toolset, ctx), timeout)
+        step, listed = await asyncio.wait_for(_list(toolset, ctx, label), timeout)
     except (TimeoutError, asyncio.TimeoutError) as exc:
         raise ServerError(label, f"its tools were not listed within {timeout} s") from exc
-    except Exception as exc:
-        raise ConversionError(
-            f"cannot list the tools of {label} outside an agent run: {type(exc).__name__}: {exc}"
-        ) from exc
-    step, listed = listing
-    return [PydanticAITool(tool, tool.tool_def, step, tool) for tool in listed.values()]
+    return [PydanticAITool(tool, tool.tool_def, step, tool) for tool in listed]
+
+
+def _label(toolset: Any) -> str:
+    """The toolset's name in messages: its ``label``, else its class name."""
+    try:
+        label = toolset.label
+    except Exception:
+        label = None
+    return label if isinstance(label, str) and label else type(toolset).__name__
 
 
 async def _list(
-    toolset: AbstractToolset[Any], ctx: RunContext[Any]
-) -> tuple[AbstractToolset[Any], dict[str, ToolsetTool[Any]]]:
-    run = await toolset.for_run(ctx)
-    step = await run.for_run_step(ctx)
-    async with step:
-        return step, await step.get_tools(ctx)
+    toolset: AbstractToolset[Any], ctx: RunContext[Any], label: str
+) -> tuple[AbstractToolset[Any], list[ToolsetTool[Any]]]:
+    """The toolset of this run step and the tools it lists, as at the start of an agent run.
+
+    Whatever the listing raises (``SystemExit`` and ``KeyboardInterrupt`` too, which would
+    otherwise stop the event loop running it), or a listing that is not a mapping of
+    ``ToolsetTool``, is a ``ConversionError`` naming the toolset; its own timeouts stay
+    timeouts.
+    """
+    try:
+        run = await toolset.for_run(ctx)
+        step = await run.for_run_step(ctx)
+        async with step:
+            listed = await step.get_tools(ctx)
+    except TimeoutError:
+        raise
+    except (Exception, KeyboardInterrupt, SystemExit) as exc:
+        raise ConversionError(
+            f"cannot list the tools of {label} outside an agent run: {type(exc).__name__}: {exc}"
+        ) from exc
+    tools = list(listed.values()) if isinstance(listed, Mapping) else None
+    if tools is None or not all(
+        isinstance(tool, ToolsetTool) and isinstance(tool.tool_def, ToolDefinition)
+        for tool in tools
+    ):
+        raise ConversionError(
+            f"cannot adopt the tools of {label}: its get_tools() returned "
+            f"{type(listed).__name__}, not a mapping of names to ToolsetTool"
+        )
+    return step, tools
 
 
 def from_pydantic_ai_toolset(
@@ -333,5 +386,4 @@ def from_pydantic_ai_toolset(
     try:  # a margin for a listing that ignores its cancellation
         return st.run_sync(listing, timeout + _MARGIN)
     except TimeoutError as exc:
-        label = getattr(toolset, "label", type(toolset).__name__)
-        raise ServerError(label, f"its tools were not listed within {timeout} s") from exc
+        raise ServerError(_label(toolset), f"its tools were not listed within {timeout} s") from exc

@@ -15,13 +15,16 @@ import standard_tool as st
 from standard_tool.adapters import METADATA_KEY, BaseRuntime, NativeOutcome
 from standard_tool.exceptions import PluginError
 
+from ._quiet import no_banner
+
 __all__ = ["PydanticAIRuntime", "runtime"]
 
 
 class PydanticAIRuntime(BaseRuntime):
     """A PydanticAI tool as a model is shown it (its ``ToolDefinition``) and as an agent runs
     it: a real agent run whose scripted model (``FunctionModel``, no network) calls the tool
-    once, with the standard context as the run's ``deps``."""
+    once, with the standard context as the run's ``deps``; PydanticAI's first-run banner is
+    left for the user's own first run."""
 
     target = "pydantic-ai"
 
@@ -44,7 +47,8 @@ class PydanticAIRuntime(BaseRuntime):
             return ModelResponse(parts=[TextPart("done")])
 
         agent: Agent[Any, str] = Agent(FunctionModel(model, model_name="script"), tools=[native])
-        result = st.run_sync(agent.run("go", deps=context))
+        with no_banner():
+            result = st.run_sync(agent.run("go", deps=context))
         answers = [
             part
             for message in result.all_messages()
