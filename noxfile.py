@@ -42,13 +42,16 @@ Each session is an ``Env`` (what to install, what to run); ``tox.ini`` is writte
 list by ``nox -s tox-ini``, and the ``repo`` session fails when the committed file differs.
 
 Interpreters are never downloaded: a session whose Python is not installed fails (it is not
-skipped). ``--download-python auto`` lets nox ask uv for one.
+skipped). ``--download-python auto`` lets nox ask uv for one. An installed one is found on PATH,
+by ``uv python find``, by ``pyenv prefix``, or in pyenv's ``versions`` folder (``$PYENV_ROOT``,
+else ``~/.pyenv``), where a shim that selects another version hides it from the others.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -358,10 +361,28 @@ def _candidates(version: str) -> Iterator[str | None]:
     if pyenv := shutil.which("pyenv"):
         prefix = _output(pyenv, "prefix", version)
         yield str(Path(prefix, "bin", f"python{version}")) if prefix else None
+    yield from _pyenv_versions(version)
+
+
+def _pyenv_versions(version: str) -> Iterator[str]:
+    """pyenv's installs of ``version`` (``$PYENV_ROOT/versions/<version>*``, else
+    ``~/.pyenv/versions``), newest first: found whether or not pyenv or a shim is on PATH."""
+    roots = [os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")]
+    for root in dict.fromkeys(root for root in roots if root):
+        found = [
+            python
+            for python in Path(root, "versions").glob(f"{version}*/bin/python{version}")
+            if python.parents[1].name == version or python.parents[1].name.startswith(f"{version}.")
+        ]
+        newest = sorted(
+            found, key=lambda p: [int(n) for n in re.findall(r"\d+", p.parents[1].name)]
+        )
+        yield from (str(python) for python in reversed(newest))
 
 
 def interpreter(version: str) -> str:
-    """An installed ``python<version>``: on PATH, found by uv, or installed by pyenv.
+    """An installed ``python<version>``: on PATH, found by uv, or installed by pyenv (asked,
+    or found in its ``versions`` folder).
 
     Else the bare version, which nox looks for itself and, not finding it, fails the session.
     """
