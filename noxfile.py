@@ -2,7 +2,9 @@
 
 - ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package.
 - ``repo``: the repository's own checks (``tests/``): tox.ini, the README, the CI script.
-- ``wheels``: every package built as a wheel and installed alone, with uv and with pip.
+- ``wheels``: every package built as a wheel and installed alone, with uv and with pip; every
+  ``sh`` block of every Markdown file that installs, run as written in a fresh copy of the
+  repository (``.ci/wheels.py``).
 - ``core-only`` / ``core-lowest``: the core and the toy third-party plugin, with no framework
   installed (``integration_tests/core_only.py`` checks that none is importable), newest and
   lowest dependency versions.
@@ -212,12 +214,13 @@ def envs() -> list[Env]:
         Env(
             "repo",
             "The repository's own checks: tox.ini, README claims, the CI script, interpreters.",
-            requires=(*TEST_REQUIRES, "nox>=2025.5.1"),
+            requires=(*TEST_REQUIRES, "nox>=2025.5.1", "uv>=0.5"),
             commands=(_pytest("tests"),),
         ),
         Env(
             "wheels",
-            "Every package as a wheel, installed alone (uv and pip) in a fresh venv and used.",
+            "Every package as a wheel, installed alone (uv and pip) in a fresh venv and used; "
+            "every install block of every Markdown file, run as written.",
             requires=("uv>=0.5",),
             commands=(("python", ".ci/wheels.py", POSARGS),),
         ),

@@ -59,13 +59,6 @@ def test_ci_does_not_depend_on_the_callers_environment() -> None:
     assert "pip install" in CI and "uv" in CI  # installs uv when it is missing
 
 
-def test_the_install_commands_name_the_core_beside_the_adapter() -> None:
-    install = commands(section("Install"))
-    assert install
-    for command in install:
-        assert "./packages/standard-tool " in command + " ", command
-
-
 def default_sessions() -> list[str]:
     """The sessions ``uvx nox`` runs (nox's own list of the default selection)."""
     command = [sys.executable, "-m", "nox", "--noxfile", str(ROOT / "noxfile.py"), "-l", "--json"]
