@@ -250,7 +250,15 @@ INSTALLS = re.compile(
 )
 """What an install line holds."""
 SH_BLOCK = re.compile(r"^```sh\n(.*?)^```\n?", re.M | re.S)
-LEFT_OUT = ("VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH", "PYTHONHOME", "UV_PROJECT_ENVIRONMENT")
+LEFT_OUT = (
+    "CONDA_PREFIX",
+    "PYTHONHOME",
+    "PYTHONPATH",
+    "UV_PROJECT_ENVIRONMENT",
+    "UV_PYTHON",
+    "UV_SYSTEM_PYTHON",
+    "VIRTUAL_ENV",
+)
 """Variables of the caller's environment a block does not see (they name this session's venv)."""
 
 

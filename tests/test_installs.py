@@ -110,3 +110,17 @@ def test_an_install_block_that_does_not_install_fails_the_run(
     (tmp_path / "work").mkdir()
     with pytest.raises(SystemExit, match=re.escape(f"README.md:3: {error}")):
         wheels.run_block(wheels.Workspace(tmp_path / "work", uv), found, root=root)
+
+
+def test_a_block_does_not_see_the_venv_it_runs_from(
+    wheels: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What nox sets for a session's venv (uv would install there) is not in a block's
+    environment; the block's own tools come first on PATH."""
+    for name in ("VIRTUAL_ENV", "CONDA_PREFIX", "UV_PYTHON", "UV_PROJECT_ENVIRONMENT"):
+        monkeypatch.setenv(name, str(tmp_path / "session"))
+    monkeypatch.setenv("UV_CACHE_DIR", str(tmp_path / "cache"))
+    env = wheels.block_environment(tmp_path / "tools")
+    assert not {"VIRTUAL_ENV", "CONDA_PREFIX", "UV_PYTHON", "UV_PROJECT_ENVIRONMENT"} & set(env)
+    assert env["UV_CACHE_DIR"] == str(tmp_path / "cache")
+    assert env["PATH"].split(":")[0] == str(tmp_path / "tools")
