@@ -2,7 +2,9 @@
 
 - ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package.
 - ``repo``: the repository's own checks (``tests/``): tox.ini, the README, the CI script.
-- ``wheels``: every package built as a wheel and installed alone, with uv and with pip.
+- ``wheels``: every package built as a wheel and installed alone, with uv and with pip; every
+  ``sh`` block of every Markdown file that installs, run as written in a fresh copy of the
+  repository (``.ci/wheels.py``).
 - ``core-only`` / ``core-lowest``: the core and the toy third-party plugin, with no framework
   installed (``integration_tests/core_only.py`` checks that none is importable), newest and
   lowest dependency versions.
@@ -42,13 +44,16 @@ Each session is an ``Env`` (what to install, what to run); ``tox.ini`` is writte
 list by ``nox -s tox-ini``, and the ``repo`` session fails when the committed file differs.
 
 Interpreters are never downloaded: a session whose Python is not installed fails (it is not
-skipped). ``--download-python auto`` lets nox ask uv for one.
+skipped). ``--download-python auto`` lets nox ask uv for one. An installed one is found on PATH,
+by ``uv python find``, by ``pyenv prefix``, or in pyenv's ``versions`` folder (``$PYENV_ROOT``,
+else ``~/.pyenv``), where a shim that selects another version hides it from the others.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -209,12 +214,13 @@ def envs() -> list[Env]:
         Env(
             "repo",
             "The repository's own checks: tox.ini, README claims, the CI script, interpreters.",
-            requires=(*TEST_REQUIRES, "nox>=2025.5.1"),
+            requires=(*TEST_REQUIRES, "nox>=2025.5.1", "uv>=0.5"),
             commands=(_pytest("tests"),),
         ),
         Env(
             "wheels",
-            "Every package as a wheel, installed alone (uv and pip) in a fresh venv and used.",
+            "Every package as a wheel, installed alone (uv and pip) in a fresh venv and used; "
+            "every install block of every Markdown file, run as written.",
             requires=("uv>=0.5",),
             commands=(("python", ".ci/wheels.py", POSARGS),),
         ),
@@ -358,10 +364,28 @@ def _candidates(version: str) -> Iterator[str | None]:
     if pyenv := shutil.which("pyenv"):
         prefix = _output(pyenv, "prefix", version)
         yield str(Path(prefix, "bin", f"python{version}")) if prefix else None
+    yield from _pyenv_versions(version)
+
+
+def _pyenv_versions(version: str) -> Iterator[str]:
+    """pyenv's installs of ``version`` (``$PYENV_ROOT/versions/<version>*``, else
+    ``~/.pyenv/versions``), newest first: found whether or not pyenv or a shim is on PATH."""
+    roots = [os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")]
+    for root in dict.fromkeys(root for root in roots if root):
+        found = [
+            python
+            for python in Path(root, "versions").glob(f"{version}*/bin/python{version}")
+            if python.parents[1].name == version or python.parents[1].name.startswith(f"{version}.")
+        ]
+        newest = sorted(
+            found, key=lambda p: [int(n) for n in re.findall(r"\d+", p.parents[1].name)]
+        )
+        yield from (str(python) for python in reversed(newest))
 
 
 def interpreter(version: str) -> str:
-    """An installed ``python<version>``: on PATH, found by uv, or installed by pyenv.
+    """An installed ``python<version>``: on PATH, found by uv, or installed by pyenv (asked,
+    or found in its ``versions`` folder).
 
     Else the bare version, which nox looks for itself and, not finding it, fails the session.
     """

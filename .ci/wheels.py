@@ -7,11 +7,20 @@ Run by the ``wheels`` session (``uvx nox -s wheels``). In a temporary folder:
 2. For each package, a fresh venv gets that package's wheel and the core's wheel, nothing else
    from this repository (the frameworks come from the package index), by ``uv pip install`` of
    the two files, then by ``pip install --find-links <wheels> <name>``.
-3. The README's "Install" commands run as written (from the repository root) in fresh venvs.
+3. Every ``sh`` block of every Markdown file that installs (``pip install``, ``uv pip install``,
+   ``uv sync``...) runs as written, with bash, in a fresh copy of the repository's files (what a
+   clone holds), with neither this session's venv nor ``VIRTUAL_ENV`` in its environment: the
+   block makes the venv itself (``python3 -m venv .venv``, ``uv venv``, ``uv sync``) and installs
+   into it. An install line outside an ``sh`` block (which nothing would run) fails the run; so
+   does a block that makes no venv in the copy, or installs nothing of this repository.
 
-After each install: ``pip check``; nothing installed is editable or a folder of this repository;
-the targets listed by ``standard_tool.targets()`` are exactly the ones installed; and a smoke
-script converts a tool to each installed target and calls the result.
+After each install: ``pip check``; every package of this repository installed imports; nothing
+installed is editable or a folder of this repository (except after ``uv sync``, which installs
+the workspace editable, from the copy); the targets listed by ``standard_tool.targets()`` are
+exactly the ones installed; and a smoke script converts a tool to each installed target and calls
+the result.
+
+``python .ci/wheels.py --markdown`` runs only the Markdown install blocks.
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,11 +61,16 @@ TARGETS: dict[str, tuple[str, ...]] = {
 }
 
 SMOKE = r"""
-import importlib.metadata, json, pathlib, sys
+import importlib, importlib.metadata, json, pathlib, sys
 import standard_tool as st
 
 root, expected, mode = pathlib.Path(sys.argv[1]).resolve(), set(sys.argv[2].split(",")), sys.argv[3]
+sources = [root / "packages", root / "integration_tests"]  # the packages' folders
+for module in sys.argv[4].split(","):
+    importlib.import_module(module)
 for dist in importlib.metadata.distributions():
+    if mode == "editable":
+        break
     name = dist.metadata["Name"]
     direct = json.loads(dist.read_text("direct_url.json") or "{}")
     assert not direct.get("dir_info", {}).get("editable"), f"{name} is installed editable"
@@ -63,8 +79,9 @@ for dist in importlib.metadata.distributions():
     for file in dist.files or []:
         if file.name.endswith(".pth"):
             text = pathlib.Path(str(file.locate())).read_text()
-            assert str(root) not in text, f"{file} puts the repository on sys.path"
-assert not pathlib.Path(st.__file__).resolve().is_relative_to(root), st.__file__
+            assert not any(str(s) in text for s in sources), f"{file} puts the repository on sys.path"
+inside = pathlib.Path(st.__file__).resolve().is_relative_to(sources[0])
+assert inside == (mode == "editable"), (st.__file__, mode)
 assert {t.name for t in st.targets()} == expected, (st.targets(), expected)
 
 
@@ -161,14 +178,17 @@ class Workspace:
         run(self.uv, "venv", "--quiet", *seed, "--python", sys.executable, path, cwd=self.tmp)
         return path
 
-    def check(self, venv: Path, names: list[str], mode: str = "wheels") -> None:
+    def check(self, venv: Path, names: list[str], mode: str = "wheels", root: Path = ROOT) -> None:
+        """Check what ``venv`` holds: ``names`` and the core, installed from wheels, from a
+        folder (``clone``) or editable from the folder ``root`` (``editable``)."""
         python = venv / "bin" / "python"
         run(self.uv, "pip", "check", "--python", python, cwd=self.tmp)
         installed = {"standard-tool", *names}
         targets = ",".join(sorted(t for name in installed for t in TARGETS[name]))
+        modules = ",".join(sorted(name.replace("-", "_") for name in installed))
         smoke = self.tmp / "smoke.py"
         smoke.write_text(SMOKE)
-        run(python, "-I", smoke, ROOT, targets, mode, cwd=self.tmp)
+        run(python, "-I", smoke, root, targets, mode, modules, cwd=self.tmp)
         if "standard-tool-cli" in installed:
             self.command(venv, sorted(targets.split(",")))
         if "pytest-standard-tool" in installed:
@@ -225,38 +245,153 @@ def build(tmp: Path, uv: str) -> dict[str, Path]:
     return wheels
 
 
-def readme_installs() -> list[str]:
-    """The commands of the README's "Install" section (its ``sh`` blocks), comments removed."""
-    text = (ROOT / "README.md").read_text()
-    section = re.search(r"^## Install\n(.*?)(?=^## )", text, re.M | re.S)
-    assert section, "README.md has no '## Install' section"
-    blocks = re.findall(r"^```sh\n(.*?)^```", section.group(1), re.M | re.S)
-    commands = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
-    commands = [c for c in commands if c]
-    assert commands, "README.md's Install section has no command"
-    return commands
+INSTALLS = re.compile(
+    r"\b(?:pip3? install|uv pip install|uv sync|uv add|uv tool install|pipx install)\b"
+)
+"""What an install line holds."""
+SH_BLOCK = re.compile(r"^```sh\n(.*?)^```\n?", re.M | re.S)
+LEFT_OUT = (
+    "CONDA_PREFIX",
+    "PYTHONHOME",
+    "PYTHONPATH",
+    "UV_PROJECT_ENVIRONMENT",
+    "UV_PYTHON",
+    "UV_SYSTEM_PYTHON",
+    "VIRTUAL_ENV",
+)
+"""Variables of the caller's environment a block does not see (they name this session's venv)."""
 
 
-def readme_install(ws: Workspace, command: str) -> None:
-    """Run one README install command as written, into a fresh venv, then check it."""
-    words = shlex.split(command)
-    names = [name for name, path in PACKAGES.items() if f"./{path}" in words]
-    if words[:2] == ["pip", "install"]:
-        venv = ws.venv("readme-pip", pip=True)
-        run(venv / "bin" / "python", "-m", *words, cwd=ROOT)
-    elif words[:3] == ["uv", "pip", "install"]:
-        venv = ws.venv("readme-uv")
-        run(ws.uv, *words[1:], "--python", venv / "bin" / "python", cwd=ROOT)
-    else:
-        raise SystemExit(f"README install command not understood: {command}")
-    ws.check(venv, names, mode="clone")
+@dataclass(frozen=True)
+class Block:
+    """An ``sh`` block of a Markdown file: where it is, and its text."""
+
+    file: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
 
 
-def main() -> int:
+def tracked(root: Path) -> list[str]:
+    """The files of the repository at ``root`` a clone holds (tracked, and new ones not ignored)."""
+    out = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return sorted(name for name in set(out.stdout.split("\0")) if (root / name).is_file())
+
+
+def install_blocks(root: Path = ROOT) -> tuple[list[Block], list[str]]:
+    """The ``sh`` blocks of every Markdown file that install, and the install lines outside an
+    ``sh`` block (in a sentence, or a ``console`` block), which nothing runs."""
+    blocks: list[Block] = []
+    problems: list[str] = []
+    for name in tracked(root):
+        if not name.endswith(".md"):
+            continue
+        text = (root / name).read_text()
+        for match in SH_BLOCK.finditer(text):
+            block = Block(name, text.count("\n", 0, match.start()) + 1, match.group(1))
+            if INSTALLS.search(block.text):
+                blocks.append(block)
+        rest = SH_BLOCK.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+        for number, line in enumerate(rest.splitlines(), 1):
+            if INSTALLS.search(line):
+                problems.append(f"{name}:{number}: an install line outside an sh block: {line}")
+    return blocks, problems
+
+
+def copy_repository(root: Path, to: Path) -> Path:
+    """A fresh copy of the files of the repository at ``root`` (what a clone holds)."""
+    for name in tracked(root):
+        (to / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, to / name)
+    return to
+
+
+def block_environment(tools: Path) -> dict[str, str]:
+    """The caller's environment without this session's venv, with ``tools`` (uv) on PATH."""
+    env = {key: value for key, value in os.environ.items() if key not in LEFT_OUT}
+    env = {key: value for key, value in env.items() if not key.startswith("NOX_")}
+    venv = Path(sys.prefix, "bin") if sys.prefix != sys.base_prefix else None
+    path = [entry for entry in env.get("PATH", "").split(os.pathsep) if entry]
+    path = [entry for entry in path if venv is None or Path(entry) != venv]
+    env["PATH"] = os.pathsep.join([str(tools), *path])
+    return env
+
+
+OURS = """
+import importlib.metadata, json, sys
+names = set(sys.argv[1].split(","))
+found = {}
+for dist in importlib.metadata.distributions():
+    if dist.metadata["Name"] in names:
+        direct = json.loads(dist.read_text("direct_url.json") or "{}")
+        found[dist.metadata["Name"]] = bool(direct.get("dir_info", {}).get("editable"))
+print(json.dumps(found))
+"""
+"""Run in a block's venv: which packages of this repository it holds, and whether editable."""
+
+
+def run_block(ws: Workspace, block: Block, root: Path = ROOT) -> None:
+    """Run ``block`` as written in a fresh copy of ``root``, then check the venv it made."""
+    ws.count += 1
+    clone = copy_repository(root, ws.tmp / f"clone-{ws.count}")
+    tools = ws.tmp / f"tools-{ws.count}"
+    tools.mkdir()
+    (tools / "uv").symlink_to(ws.uv)
+    print(f"$ # {block}, in a fresh copy of the repository\n{block.text}", end="", flush=True)
+    start = time.monotonic()
+    out = subprocess.run(
+        ["bash", "-e", "-u", "-o", "pipefail", "-c", block.text],
+        cwd=clone,
+        env=block_environment(tools),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    print(out.stdout + out.stderr, end="", flush=True)
+    if out.returncode:
+        raise SystemExit(f"{block}: the install block failed ({out.returncode})")
+    venvs = sorted(config.parent for config in clone.glob("*/pyvenv.cfg"))
+    if len(venvs) != 1:
+        raise SystemExit(f"{block}: makes {len(venvs)} venvs in the copy, not one: {venvs}")
+    python = venvs[0] / "bin" / "python"
+    found: dict[str, bool] = json.loads(
+        run(python, "-I", "-c", OURS, ",".join(PACKAGES), cwd=ws.tmp)
+    )
+    if not found:
+        raise SystemExit(f"{block}: installs nothing of this repository")
+    editable = set(found.values())
+    if editable == {True, False}:
+        raise SystemExit(f"{block}: installs some packages editable and some not: {found}")
+    mode = "editable" if editable == {True} else "clone"
+    ws.check(venvs[0], sorted(found), mode=mode, root=clone)
+    print(f"{block}: ok in {time.monotonic() - start:.0f} s", flush=True)
+
+
+def main(argv: list[str]) -> int:
     uv = shutil.which("uv") or sys.exit("uv not found")
+    blocks, problems = install_blocks()
+    if problems:
+        raise SystemExit("\n".join(problems))
     with tempfile.TemporaryDirectory(prefix="standard-tool-wheels-") as name:
         tmp = Path(name)
         ws = Workspace(tmp, uv)
+        for block in blocks:
+            run_block(ws, block)
+        print(
+            f"markdown: {len(blocks)} install blocks ran as written: {', '.join(map(str, blocks))}"
+        )
+        if argv == ["--markdown"]:
+            return 0
+        if argv:
+            raise SystemExit(f"usage: {sys.argv[0]} [--markdown]")
         wheels = build(tmp, uv)
         for package in PACKAGES:
             files = sorted({wheels["standard-tool"], wheels[package]})
@@ -278,14 +413,10 @@ def main() -> int:
             pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
             run(*pip, "--find-links", wheels[package].parent, binary, package, cwd=tmp)
             ws.check(venv, [package])
-        for command in readme_installs():
-            readme_install(ws, command)
-    print(
-        f"wheels: {len(PACKAGES)} packages built and installed alone (uv, pip); README installs ok"
-    )
+    print(f"wheels: {len(PACKAGES)} packages built and installed alone (uv, pip)")
     return 0
 
 
 if __name__ == "__main__":
     os.environ.setdefault("UV_PYTHON_DOWNLOADS", "never")
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from nox.project import load_toml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,3 +113,39 @@ def test_a_session_that_runs_no_test_fails(tmp_path: Path) -> None:
     out = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
     assert out.returncode != 0, out.stderr
     assert "failed with exit code 5" in out.stderr, out.stderr
+
+
+def _pyenv_install(root: Path, version: str) -> Path:
+    """A pyenv-style install of this interpreter, ``<root>/versions/<X.Y.Z>/bin/pythonX.Y``."""
+    folder = root / "versions" / f"{version}.{sys.version_info[2]}" / "bin"
+    folder.mkdir(parents=True)
+    python = folder / f"python{version}"
+    python.symlink_to(Path(sys.executable).resolve())
+    return python
+
+
+def test_a_pyenv_interpreter_is_found_without_pyenv_on_path(
+    noxfile: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neither on PATH nor selected by pyenv's shims, a Python in ``$PYENV_ROOT/versions`` is
+    found (``uv python find`` does not look there)."""
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    python = _pyenv_install(tmp_path / "pyenv", version)
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("PYENV_ROOT", str(tmp_path / "pyenv"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert noxfile.interpreter(version) == str(python)
+
+
+def test_a_pyenv_interpreter_is_found_in_the_default_pyenv_root(
+    noxfile: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    python = _pyenv_install(tmp_path / "home" / ".pyenv", version)
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("PYENV_ROOT", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert noxfile.interpreter(version) == str(python)
+    assert noxfile.interpreter("3.99") == "3.99"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -56,8 +59,33 @@ def test_ci_does_not_depend_on_the_callers_environment() -> None:
     assert "pip install" in CI and "uv" in CI  # installs uv when it is missing
 
 
-def test_the_install_commands_name_the_core_beside_the_adapter() -> None:
-    install = commands(section("Install"))
-    assert install
-    for command in install:
-        assert "./packages/standard-tool " in command + " ", command
+def default_sessions() -> list[str]:
+    """The sessions ``uvx nox`` runs (nox's own list of the default selection)."""
+    command = [sys.executable, "-m", "nox", "--noxfile", str(ROOT / "noxfile.py"), "-l", "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return [row["session"] for row in json.loads(out.stdout)]
+
+
+def test_the_readme_says_how_many_sessions_uvx_nox_runs(noxfile: ModuleType) -> None:
+    sessions = default_sessions()
+    assert sessions == [env.name for env in noxfile.ENVS]
+    stated = re.findall(r"\b(\d+) sessions\b", README)
+    assert stated, "README.md does not say how many sessions `uvx nox` runs"
+    assert {int(number) for number in stated} == {len(sessions)}, stated
+
+
+def test_the_quick_start_names_what_uvx_nox_needs(noxfile: ModuleType) -> None:
+    """Every Python a session runs on, and npm with the Node version the conformance suite
+    installs, are prerequisites of the quick start."""
+    prerequisites = section("Quick start").split("```sh", 1)[0]
+    for version in sorted({env.python for env in noxfile.ENVS}):
+        assert f"Python {version}" in prerequisites, version
+    assert "uv" in prerequisites
+    conformance = [env for env in noxfile.ENVS if env.name.endswith("-conformance")]
+    for env in conformance:
+        folder = ROOT / "packages" / f"standard-tool-{env.name.removesuffix('-conformance')}"
+        conftest = (folder / "conformance" / "conftest.py").read_text()
+        (node,) = re.findall(r'^NODE = "node@(\d+)"$', conftest, re.M)
+        assert f"`{env.name}`" in prerequisites and "npm" in prerequisites
+        assert f"Node {node}" in prerequisites, node
