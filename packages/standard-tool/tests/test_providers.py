@@ -674,3 +674,28 @@ def test_read_tool_calls_normalizes_every_provider() -> None:
     assert read_tool_calls(parts, "gemini") == [ToolCall(None, "f", {}, "gemini")]
     with pytest.raises(st.UsageError):
         read_tool_calls([], "mistral")
+
+
+def _parse_seconds(text: str, format: Any) -> float:
+    start = time.perf_counter()
+    parse_tool_calls(text, format)
+    return time.perf_counter() - start
+
+
+@pytest.mark.parametrize(
+    ("unit", "format"),
+    [
+        ("</s>", "hermes"),
+        ("<|eot_id|> ", "llama3"),
+        ("<|im_end|>\n", "mistral"),
+        ('{"name": "f", "parameters": {}}; ', "llama3"),
+        ("[TOOL_CALLS]f[ARGS]{}", "mistral"),
+        ('[TOOL_CALLS][{"name": "f", "arguments": {}}]', "mistral"),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call>', "hermes"),
+    ],
+)
+def test_parsing_grows_linearly_with_the_completion(unit: str, format: Any) -> None:
+    n = 250_000 // len(unit) + 1  # about 250 kB, then four times as much
+    small = min(_parse_seconds(unit * n, format) for _ in range(2))
+    large = min(_parse_seconds(unit * (4 * n), format) for _ in range(2))
+    assert large < 8 * max(small, 0.005)  # quadratic work would take 16 times as long
