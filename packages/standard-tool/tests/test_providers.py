@@ -678,6 +678,48 @@ def test_read_tool_calls_normalizes_every_provider() -> None:
 
 
 @pytest.mark.parametrize(
+    ("schema", "keyword", "pointer"),
+    [
+        ({"type": "object", "properties": [1, 2]}, "properties", "/properties"),
+        ({"properties": "x"}, "properties", "/properties"),
+        ({"type": "object", "properties": {"a": 3}}, "properties", "/properties/a"),
+        ({"type": "object", "properties": {"a": [1]}}, "properties", "/properties/a"),
+        ({"properties": {"a": {"type": "array", "items": 3}}}, "items", "/properties/a/items"),
+        ({"properties": {"a": {"anyOf": {"x": 1}}}}, "anyOf", "/properties/a/anyOf"),
+        ({"properties": {"a": {"anyOf": [{}, 2]}}}, "anyOf", "/properties/a/anyOf/1"),
+        ({"anyOf": [1, 2]}, "anyOf", "/anyOf/0"),
+        ({"allOf": [1, {"type": "object"}]}, "allOf", "/allOf/0"),
+        ({"properties": {"a": {"type": "string"}}, "required": [3]}, "required", "/required"),
+        ({"properties": {"a": {}}, "required": 3}, "required", "/required"),
+        ({"properties": {"a": {"type": 3}}}, "type", "/properties/a/type"),
+        ({"properties": {"a": {"enum": "abc"}}}, "enum", "/properties/a/enum"),
+        ({"properties": {}, "$defs": [1]}, "$defs", "/$defs"),
+        ({"properties": {"a": {"not": 3}}}, "not", "/properties/a/not"),
+        ({"properties": {"a": {"type": "array", "prefixItems": [None]}}}, "prefixItems",
+         "/properties/a/prefixItems/0"),
+    ],
+)  # fmt: skip
+def test_an_invalid_schema_is_refused_the_same_way_by_every_provider(
+    schema: dict[str, Any], keyword: str, pointer: str
+) -> None:
+    tool = st.Tool(name="bad", description="", input_schema=schema, execute=lambda i: i)
+    renders = [
+        lambda: to_openai(tool),
+        lambda: to_openai(tool, strict=True),
+        lambda: to_openai(tool, strict=False),
+        lambda: to_anthropic(tool),
+        lambda: to_gemini(tool),
+        lambda: to_gemini(tool, field="parametersJsonSchema"),
+        lambda: to_hf(tool),
+    ]
+    for render in renders:
+        with pytest.raises(SchemaNotExpressibleError, match="not a valid JSON Schema") as raised:
+            render()
+        assert raised.value.tool == "bad" and raised.value.keyword == keyword
+        assert raised.value.pointer == pointer
+
+
+@pytest.mark.parametrize(
     "response",
     [
         {"candidates": [None]},
