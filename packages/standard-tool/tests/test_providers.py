@@ -72,6 +72,63 @@ def test_strict_none_says_why_it_is_not_strict(caplog: pytest.LogCaptureFixture)
     assert openai_strict_problem(TOOLS["nested"]) is None
 
 
+@pytest.mark.parametrize(
+    ("schema", "keyword", "pointer"),
+    [
+        ({"type": ["array", "string"]}, "items", "/properties/a/items"),
+        ({"type": ["object", "string"]}, "properties", "/properties/a"),
+        ({"anyOf": [{"type": "object"}, {"type": "string"}]}, "properties", "/properties/a/anyOf/0"),
+        ({"anyOf": [{"type": "array", "items": {}}, {"type": "null"}]}, "type",
+         "/properties/a/anyOf/0/items"),
+        ({"type": "array", "items": {"oneOf": [{"type": "object", "properties": {}},
+                                               {"type": "integer"}]}},
+         "properties", "/properties/a/items/oneOf/0"),
+        ({"type": "array", "prefixItems": [{"type": "integer"}, {"type": ["object", "null"]}],
+          "maxItems": 2}, "properties", "/properties/a/prefixItems/1"),
+        ({"$ref": "#/$defs/D"}, "properties", "/$defs/D"),
+        ({"allOf": [{"type": ["integer", "array"]}]}, "items", "/properties/a/items"),
+        ({"type": "object", "properties": {"b": {"type": "object",
+                                                 "additionalProperties": {"type": "integer"}}}},
+         "additionalProperties", "/properties/a/properties/b/additionalProperties"),
+    ],
+)  # fmt: skip
+def test_strict_mode_is_checked_in_every_branch(
+    schema: dict[str, Any], keyword: str, pointer: str
+) -> None:
+    root = {
+        "type": "object",
+        "properties": {"a": schema},
+        "$defs": {"D": {"type": ["string", "object"]}},
+    }
+    tool = st.Tool(name="branchy", description="", input_schema=root, execute=_echo_input)
+    for api in ("responses", "chat"):
+        declaration = to_openai(tool, api=api)  # type: ignore[arg-type]
+        assert corpus.check_openai(declaration, api) == []
+        assert (declaration["function"] if api == "chat" else declaration)["strict"] is False
+    with pytest.raises(SchemaNotExpressibleError) as raised:
+        to_openai(tool, strict=True)
+    assert (raised.value.tool, raised.value.keyword, raised.value.pointer) == (
+        "branchy",
+        keyword,
+        pointer,
+    )
+
+
+def test_a_type_list_branch_is_rendered_as_strict_mode_wants() -> None:
+    schema = {"type": ["object", "string"], "properties": {"x": {"type": "integer"}}}
+    tool = st.Tool(
+        name="t", description="", input_schema={"properties": {"a": schema}}, execute=_echo_input
+    )
+    declaration = to_openai(tool, strict=True)
+    assert corpus.check_openai(declaration, "responses") == []
+    branch = declaration["parameters"]["properties"]["a"]["anyOf"][0]
+    assert branch["additionalProperties"] is False and branch["required"] == ["x"]
+
+
+def _echo_input(input: Any) -> Any:
+    return input
+
+
 @pytest.mark.parametrize("label", LABELS)
 def test_anthropic_declarations_follow_the_rules(label: str) -> None:
     assert corpus.check_anthropic(to_anthropic(TOOLS[label])) == []

@@ -79,7 +79,9 @@ def strict_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
     """Every object closed, every property required, an optional one made nullable.
 
     An object that admits undeclared properties on purpose (``additionalProperties`` true or
-    a schema, ``patternProperties``: a mapping) has no strict form.
+    a schema, ``patternProperties``: a mapping), or any object at all (no declared properties,
+    not closed) below the root, has no strict form: closed, it would accept ``{}`` alone. The
+    root is the one exception: a tool without declared arguments takes none.
     """
     if not is_object(node):
         return node
@@ -95,6 +97,12 @@ def strict_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
             "patternProperties",
             _ptr(pointer, "patternProperties"),
             "strict mode closes every object: keys by pattern have no strict form",
+        )
+    if pointer and not node.get("properties") and additional is not False:
+        dialect.fail(
+            "properties",
+            pointer,
+            "strict mode closes every object: an object of any properties has no strict form",
         )
     properties = node.get("properties") or {}
     required = set(node.get("required") or ())
