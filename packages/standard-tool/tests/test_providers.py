@@ -8,6 +8,7 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,7 @@ def test_strict_mode_is_checked_in_every_branch(
     }
     tool = st.Tool(name="branchy", description="", input_schema=root, execute=_echo_input)
     for api in ("responses", "chat"):
-        declaration = to_openai(tool, api=api)  # type: ignore[arg-type]
+        declaration = to_openai(tool, api=api)
         assert corpus.check_openai(declaration, api) == []
         assert (declaration["function"] if api == "chat" else declaration)["strict"] is False
     with pytest.raises(SchemaNotExpressibleError) as raised:
@@ -143,7 +144,86 @@ def test_gemini_declarations_follow_the_rules(label: str, field: str) -> None:
         assert raised.value.tool == TOOLS[label].name and raised.value.keyword == "$ref"
         assert "recursi" in str(raised.value) and raised.value.pointer != "/"
         return
+    if field == "parameters" and label in corpus.NOT_GEMINI:
+        with pytest.raises(SchemaNotExpressibleError) as raised:
+            to_gemini(TOOLS[label], field=field)  # type: ignore[arg-type]
+        assert raised.value.tool == TOOLS[label].name and raised.value.pointer != "/"
+        assert "parametersJsonSchema" in str(raised.value)
+        return
     assert corpus.check_gemini(to_gemini(TOOLS[label], field=field), field) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("schema", "keyword", "pointer", "why"),
+    [
+        ({"type": "array"}, "type", "/properties/a/items", "any type"),
+        ({"type": "array", "items": {}}, "type", "/properties/a/items", "any type"),
+        ({"type": "array", "items": True}, "type", "/properties/a/items", "any type"),
+        ({"type": ["array", "string"]}, "type", "/properties/a/items", "any type"),
+        ({"type": ["array", "null"], "items": {"type": "null"}}, "type", "/properties/a/items",
+         "null alone"),
+        ({}, "type", "/properties/a", "any type"),
+        ({"description": "Anything."}, "type", "/properties/a", "any type"),
+        ({"anyOf": [{"type": "integer"}, {}]}, "type", "/properties/a/anyOf/1", "any type"),
+        ({"type": "object"}, "properties", "/properties/a", "declares none"),
+        ({"type": "object", "properties": {}}, "properties", "/properties/a", "declares none"),
+        ({"type": "object", "additionalProperties": {"type": "integer"}}, "properties",
+         "/properties/a", "declares none"),
+        ({"type": ["object", "string"]}, "properties", "/properties/a", "declares none"),
+        ({"anyOf": [{"type": "object"}, {"type": "string"}]}, "properties",
+         "/properties/a/anyOf/0", "declares none"),
+        ({"type": "array", "items": {"type": "object"}}, "properties", "/properties/a/items",
+         "declares none"),
+    ],
+)  # fmt: skip
+def test_gemini_parameters_refuse_what_gemini_cannot_type(
+    schema: dict[str, Any], keyword: str, pointer: str, why: str
+) -> None:
+    root = {"type": "object", "properties": {"a": schema, "b": {"type": "integer"}}}
+    tool = st.Tool(name="loose", description="", input_schema=root, execute=_echo_input)
+    with pytest.raises(SchemaNotExpressibleError, match=why) as raised:
+        to_gemini(tool)
+    assert (raised.value.tool, raised.value.keyword, raised.value.pointer) == (
+        "loose",
+        keyword,
+        pointer,
+    )
+    assert "field='parametersJsonSchema'" in str(raised.value)
+    declaration = to_gemini(tool, field="parametersJsonSchema")
+    assert set(declaration["parametersJsonSchema"]["properties"]) == {"a", "b"}
+
+
+def test_gemini_parameters_type_every_position() -> None:
+    properties: dict[str, Any] = {
+        "mixed": {"enum": ["a", 3, True]},
+        "pair": {"type": ["integer", "array"], "items": {"type": "string"}},
+        "twice": {"anyOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, {"type": "null"}]},
+    }
+    declaration = to_gemini(
+        st.Tool(
+            name="typed",
+            description="",
+            input_schema={"properties": properties},
+            execute=_echo_input,
+        )
+    )
+    assert corpus.check_gemini(declaration, "parameters") == []
+    properties = declaration["parameters"]["properties"]
+    assert properties["mixed"]["anyOf"] == [
+        {"type": "string", "enum": ["a"]},
+        {"type": "integer"},
+        {"type": "boolean"},
+    ]
+    assert properties["pair"]["anyOf"][1] == {"type": "array", "items": {"type": "string"}}
+    assert properties["twice"] == {"type": "string", "nullable": True}
+    for value in ("a", 3, True):
+        jsonschema.validate({"mixed": value}, corpus.json_schema_of(declaration["parameters"]))
+    properties["none"] = {"type": "object", "properties": {}, "additionalProperties": False}
+    tool = st.Tool(
+        name="typed", description="", input_schema={"properties": properties}, execute=_echo_input
+    )
+    with pytest.raises(SchemaNotExpressibleError, match="declares none"):
+        to_gemini(tool)  # an object that must be empty has no Gemini form either
 
 
 @pytest.mark.parametrize("label", LABELS)
@@ -186,12 +266,19 @@ def test_strict_mode_keeps_rules_in_the_description() -> None:
 
 
 def test_gemini_parameters_spell_what_openapi_cannot() -> None:
-    schema = to_gemini(TOOLS["type_lists"])["parameters"]["properties"]
+    loose = corpus.RAW["type_lists"]  # without its positions of any type ("arr", "any")
+    typed = {k: v for k, v in loose["properties"].items() if k not in ("arr", "any")}
+    tool = st.Tool(
+        name="typed",
+        description="",
+        input_schema={**loose, "properties": typed},
+        execute=_echo_input,
+    )
+    schema = to_gemini(tool)["parameters"]["properties"]
     assert schema["v"]["nullable"] is True
     assert [b["type"] for b in schema["v"]["anyOf"]] == ["integer", "string"]
     assert schema["c"] == {"type": "integer", "description": "(enum: [3])"}
     assert schema["ints"]["nullable"] is True and "enum" not in schema["ints"]
-    assert schema["arr"] == {"type": "array", "items": {}}
     enums = to_gemini(TOOLS["enums"])["parameters"]["properties"]
     assert enums["size"]["enum"] == ["s", "l"] and "enum" not in enums["level"]
     assert enums["fixed"]["enum"] == ["only"]
@@ -760,7 +847,7 @@ def test_an_invalid_schema_is_refused_the_same_way_by_every_provider(
     schema: dict[str, Any], keyword: str, pointer: str
 ) -> None:
     tool = st.Tool(name="bad", description="", input_schema=schema, execute=lambda i: i)
-    renders = [
+    renders: list[Callable[[], Any]] = [
         lambda: to_openai(tool),
         lambda: to_openai(tool, strict=True),
         lambda: to_openai(tool, strict=False),
@@ -869,6 +956,11 @@ def _parse_seconds(text: str, format: Any) -> float:
 )
 def test_parsing_grows_linearly_with_the_completion(unit: str, format: Any) -> None:
     n = 250_000 // len(unit) + 1  # about 250 kB, then four times as much
-    small = _parse_seconds(unit * n, format)
-    large = _parse_seconds(unit * (4 * n), format)
-    assert large < 8 * max(small, 0.005)  # quadratic work would take 16 times as long
+    ratios = []
+    for _ in range(3):  # a busy machine may slow one measure; quadratic work fails them all
+        small = _parse_seconds(unit * n, format)
+        large = _parse_seconds(unit * (4 * n), format)
+        ratios.append(large / max(small, 0.005))
+        if ratios[-1] < 8:  # quadratic work would take 16 times as long
+            break
+    assert min(ratios) < 8, ratios

@@ -7,7 +7,9 @@ provider's model then sends nothing the tool would not have accepted for that re
 the tool still validates against its own schema). So a keyword a provider lacks is dropped
 (widening), and its rule is written into the description for the model to read, never
 silently lost. Only what cannot be widened is refused, with the keyword and its location:
-recursion where the target has no references, a root that is not an object.
+recursion where the target has no references, a root that is not an object, a position
+Gemini ``parameters`` cannot type (any value, an object of any properties), and a schema that
+is not valid JSON Schema.
 
 OpenAI's strict mode is the one exception, and it is documented: it closes objects (the
 model can only send declared properties), makes every property required and an optional
@@ -509,16 +511,22 @@ def only_null(branch: Any) -> bool:
 
 def _null_branches_out(node: Mapping[str, Any]) -> Mapping[str, Any]:
     """``node`` with the null branches of its unions said by ``nullable: true`` instead, a
-    lone remaining branch merged in (before the walk, while a null branch is still one)."""
-    for key in ("anyOf", "oneOf"):
-        branches = node.get(key)
-        if not isinstance(branches, list):
-            continue
-        kept = [b for b in branches if not only_null(b)]
-        if len(kept) == len(branches) or not kept:
-            continue
-        out = {k: v for k, v in node.items() if k != key}
-        out["nullable"] = True
-        merged = _merge(kept[0], out) if len(kept) == 1 and isinstance(kept[0], dict) else None
-        node = merged if merged is not None else {**out, key: kept}
+    lone remaining branch merged in (before the walk, while a null branch is still one), until
+    no union of the node holds one (a merged branch may bring its own)."""
+    changed = True
+    while changed:
+        changed = False
+        for key in ("anyOf", "oneOf"):
+            branches = node.get(key)
+            if not isinstance(branches, list):
+                continue
+            kept = [b for b in branches if not only_null(b)]
+            if len(kept) == len(branches) or not kept:
+                continue
+            out = {k: v for k, v in node.items() if k != key}
+            out["nullable"] = True
+            lone = kept[0] if len(kept) == 1 and isinstance(kept[0], dict) else None
+            merged = _merge(lone, out) if lone is not None else None
+            node = merged if merged is not None else {**out, key: kept}
+            changed = True
     return node
