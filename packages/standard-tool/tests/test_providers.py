@@ -920,7 +920,11 @@ def test_every_call_is_answered_even_one_that_names_no_tool() -> None:
     answers = run_tool_calls(add, {"role": "assistant", "tool_calls": hf}, provider="hf")
     assert [a["tool_call_id"] for a in answers] == ["h1", "h2", "h3"]
     assert all("names no tool" in a["content"] for a in answers[:2])
-    parts = [{"functionCall": "add"}, {"functionCall": {"id": "g2", "args": {}}}, {"text": "x"}]
+    parts = [
+        {"functionCall": "add"},
+        {"functionCall": {"id": "g2", "args": {}}},
+        {"text": "x", "functionCall": None},
+    ]
     answers = run_tool_calls(add, {"parts": parts}, provider="gemini")
     assert len(answers) == 2 and answers[1]["functionResponse"]["id"] == "g2"
     assert all("names no tool" in a["functionResponse"]["response"]["error"] for a in answers)

@@ -299,10 +299,9 @@ def _gemini_parts(value: Any) -> list[Any]:
 def _gemini_call(part: Any) -> ToolCall | None:
     if not isinstance(part, Mapping):
         return None
-    key = "functionCall" if "functionCall" in part else "function_call"
-    if key not in part:
+    function = part.get("functionCall", part.get("function_call"))
+    if function is None:  # a part of another kind (a dumped SDK part holds every kind, None)
         return None
-    function = part[key]
     if not isinstance(function, Mapping):
         function = {}  # a call all the same: it is answered, as naming no tool
     return ToolCall(
