@@ -192,6 +192,9 @@ RECURSIVE = {"tree", "root_recursion"}
 """Labels whose schema is recursive (Gemini ``parameters`` refuses them)."""
 NOT_STRICT = {"mapping", "type_lists"}
 """Labels whose schema has no OpenAI strict form (a mapping, a position accepting anything)."""
+NOT_GEMINI = {"mapping", "type_lists"}
+"""Labels whose schema has no Gemini ``parameters`` form: a mapping (no declared properties),
+a position accepting values of any type (Gemini types every position)."""
 
 
 # --- the rules, from the providers' documentation ---------------------------------------------
@@ -349,6 +352,10 @@ def check_gemini(declaration: dict[str, Any], field: str) -> list[str]:
             problems.append(f"{pointer}: enum of non-strings")
         if "anyOf" in node and set(node) - {"anyOf", "description", "title", "nullable", "default"}:
             problems.append(f"{pointer}: anyOf is not alone")
+        if pointer and types is None and "anyOf" not in node:
+            problems.append(f"{pointer}: no type")
+        if types == "array" and not isinstance(node.get("items"), dict):
+            problems.append(f"{pointer}: array without items")
         if types == "object":
             if not node.get("properties"):
                 problems.append(f"{pointer}: object with empty properties")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,63 @@ def test_strict_none_says_why_it_is_not_strict(caplog: pytest.LogCaptureFixture)
     assert openai_strict_problem(TOOLS["nested"]) is None
 
 
+@pytest.mark.parametrize(
+    ("schema", "keyword", "pointer"),
+    [
+        ({"type": ["array", "string"]}, "items", "/properties/a/items"),
+        ({"type": ["object", "string"]}, "properties", "/properties/a"),
+        ({"anyOf": [{"type": "object"}, {"type": "string"}]}, "properties", "/properties/a/anyOf/0"),
+        ({"anyOf": [{"type": "array", "items": {}}, {"type": "null"}]}, "type",
+         "/properties/a/anyOf/0/items"),
+        ({"type": "array", "items": {"oneOf": [{"type": "object", "properties": {}},
+                                               {"type": "integer"}]}},
+         "properties", "/properties/a/items/oneOf/0"),
+        ({"type": "array", "prefixItems": [{"type": "integer"}, {"type": ["object", "null"]}],
+          "maxItems": 2}, "properties", "/properties/a/prefixItems/1"),
+        ({"$ref": "#/$defs/D"}, "properties", "/$defs/D"),
+        ({"allOf": [{"type": ["integer", "array"]}]}, "items", "/properties/a/items"),
+        ({"type": "object", "properties": {"b": {"type": "object",
+                                                 "additionalProperties": {"type": "integer"}}}},
+         "additionalProperties", "/properties/a/properties/b/additionalProperties"),
+    ],
+)  # fmt: skip
+def test_strict_mode_is_checked_in_every_branch(
+    schema: dict[str, Any], keyword: str, pointer: str
+) -> None:
+    root = {
+        "type": "object",
+        "properties": {"a": schema},
+        "$defs": {"D": {"type": ["string", "object"]}},
+    }
+    tool = st.Tool(name="branchy", description="", input_schema=root, execute=_echo_input)
+    for api in ("responses", "chat"):
+        declaration = to_openai(tool, api=api)
+        assert corpus.check_openai(declaration, api) == []
+        assert (declaration["function"] if api == "chat" else declaration)["strict"] is False
+    with pytest.raises(SchemaNotExpressibleError) as raised:
+        to_openai(tool, strict=True)
+    assert (raised.value.tool, raised.value.keyword, raised.value.pointer) == (
+        "branchy",
+        keyword,
+        pointer,
+    )
+
+
+def test_a_type_list_branch_is_rendered_as_strict_mode_wants() -> None:
+    schema = {"type": ["object", "string"], "properties": {"x": {"type": "integer"}}}
+    tool = st.Tool(
+        name="t", description="", input_schema={"properties": {"a": schema}}, execute=_echo_input
+    )
+    declaration = to_openai(tool, strict=True)
+    assert corpus.check_openai(declaration, "responses") == []
+    branch = declaration["parameters"]["properties"]["a"]["anyOf"][0]
+    assert branch["additionalProperties"] is False and branch["required"] == ["x"]
+
+
+def _echo_input(input: Any) -> Any:
+    return input
+
+
 @pytest.mark.parametrize("label", LABELS)
 def test_anthropic_declarations_follow_the_rules(label: str) -> None:
     assert corpus.check_anthropic(to_anthropic(TOOLS[label])) == []
@@ -85,7 +144,86 @@ def test_gemini_declarations_follow_the_rules(label: str, field: str) -> None:
         assert raised.value.tool == TOOLS[label].name and raised.value.keyword == "$ref"
         assert "recursi" in str(raised.value) and raised.value.pointer != "/"
         return
+    if field == "parameters" and label in corpus.NOT_GEMINI:
+        with pytest.raises(SchemaNotExpressibleError) as raised:
+            to_gemini(TOOLS[label], field=field)  # type: ignore[arg-type]
+        assert raised.value.tool == TOOLS[label].name and raised.value.pointer != "/"
+        assert "parametersJsonSchema" in str(raised.value)
+        return
     assert corpus.check_gemini(to_gemini(TOOLS[label], field=field), field) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("schema", "keyword", "pointer", "why"),
+    [
+        ({"type": "array"}, "type", "/properties/a/items", "any type"),
+        ({"type": "array", "items": {}}, "type", "/properties/a/items", "any type"),
+        ({"type": "array", "items": True}, "type", "/properties/a/items", "any type"),
+        ({"type": ["array", "string"]}, "type", "/properties/a/items", "any type"),
+        ({"type": ["array", "null"], "items": {"type": "null"}}, "type", "/properties/a/items",
+         "null alone"),
+        ({}, "type", "/properties/a", "any type"),
+        ({"description": "Anything."}, "type", "/properties/a", "any type"),
+        ({"anyOf": [{"type": "integer"}, {}]}, "type", "/properties/a/anyOf/1", "any type"),
+        ({"type": "object"}, "properties", "/properties/a", "declares none"),
+        ({"type": "object", "properties": {}}, "properties", "/properties/a", "declares none"),
+        ({"type": "object", "additionalProperties": {"type": "integer"}}, "properties",
+         "/properties/a", "declares none"),
+        ({"type": ["object", "string"]}, "properties", "/properties/a", "declares none"),
+        ({"anyOf": [{"type": "object"}, {"type": "string"}]}, "properties",
+         "/properties/a/anyOf/0", "declares none"),
+        ({"type": "array", "items": {"type": "object"}}, "properties", "/properties/a/items",
+         "declares none"),
+    ],
+)  # fmt: skip
+def test_gemini_parameters_refuse_what_gemini_cannot_type(
+    schema: dict[str, Any], keyword: str, pointer: str, why: str
+) -> None:
+    root = {"type": "object", "properties": {"a": schema, "b": {"type": "integer"}}}
+    tool = st.Tool(name="loose", description="", input_schema=root, execute=_echo_input)
+    with pytest.raises(SchemaNotExpressibleError, match=why) as raised:
+        to_gemini(tool)
+    assert (raised.value.tool, raised.value.keyword, raised.value.pointer) == (
+        "loose",
+        keyword,
+        pointer,
+    )
+    assert "field='parametersJsonSchema'" in str(raised.value)
+    declaration = to_gemini(tool, field="parametersJsonSchema")
+    assert set(declaration["parametersJsonSchema"]["properties"]) == {"a", "b"}
+
+
+def test_gemini_parameters_type_every_position() -> None:
+    properties: dict[str, Any] = {
+        "mixed": {"enum": ["a", 3, True]},
+        "pair": {"type": ["integer", "array"], "items": {"type": "string"}},
+        "twice": {"anyOf": [{"anyOf": [{"type": "string"}, {"type": "null"}]}, {"type": "null"}]},
+    }
+    declaration = to_gemini(
+        st.Tool(
+            name="typed",
+            description="",
+            input_schema={"properties": properties},
+            execute=_echo_input,
+        )
+    )
+    assert corpus.check_gemini(declaration, "parameters") == []
+    properties = declaration["parameters"]["properties"]
+    assert properties["mixed"]["anyOf"] == [
+        {"type": "string", "enum": ["a"]},
+        {"type": "integer"},
+        {"type": "boolean"},
+    ]
+    assert properties["pair"]["anyOf"][1] == {"type": "array", "items": {"type": "string"}}
+    assert properties["twice"] == {"type": "string", "nullable": True}
+    for value in ("a", 3, True):
+        jsonschema.validate({"mixed": value}, corpus.json_schema_of(declaration["parameters"]))
+    properties["none"] = {"type": "object", "properties": {}, "additionalProperties": False}
+    tool = st.Tool(
+        name="typed", description="", input_schema={"properties": properties}, execute=_echo_input
+    )
+    with pytest.raises(SchemaNotExpressibleError, match="declares none"):
+        to_gemini(tool)  # an object that must be empty has no Gemini form either
 
 
 @pytest.mark.parametrize("label", LABELS)
@@ -128,12 +266,19 @@ def test_strict_mode_keeps_rules_in_the_description() -> None:
 
 
 def test_gemini_parameters_spell_what_openapi_cannot() -> None:
-    schema = to_gemini(TOOLS["type_lists"])["parameters"]["properties"]
+    loose = corpus.RAW["type_lists"]  # without its positions of any type ("arr", "any")
+    typed = {k: v for k, v in loose["properties"].items() if k not in ("arr", "any")}
+    tool = st.Tool(
+        name="typed",
+        description="",
+        input_schema={**loose, "properties": typed},
+        execute=_echo_input,
+    )
+    schema = to_gemini(tool)["parameters"]["properties"]
     assert schema["v"]["nullable"] is True
     assert [b["type"] for b in schema["v"]["anyOf"]] == ["integer", "string"]
     assert schema["c"] == {"type": "integer", "description": "(enum: [3])"}
     assert schema["ints"]["nullable"] is True and "enum" not in schema["ints"]
-    assert schema["arr"] == {"type": "array", "items": {}}
     enums = to_gemini(TOOLS["enums"])["parameters"]["properties"]
     assert enums["size"]["enum"] == ["s", "l"] and "enum" not in enums["level"]
     assert enums["fixed"]["enum"] == ["only"]
@@ -674,3 +819,152 @@ def test_read_tool_calls_normalizes_every_provider() -> None:
     assert read_tool_calls(parts, "gemini") == [ToolCall(None, "f", {}, "gemini")]
     with pytest.raises(st.UsageError):
         read_tool_calls([], "mistral")
+
+
+@pytest.mark.parametrize(
+    ("schema", "keyword", "pointer"),
+    [
+        ({"type": "object", "properties": [1, 2]}, "properties", "/properties"),
+        ({"properties": "x"}, "properties", "/properties"),
+        ({"type": "object", "properties": {"a": 3}}, "properties", "/properties/a"),
+        ({"type": "object", "properties": {"a": [1]}}, "properties", "/properties/a"),
+        ({"properties": {"a": {"type": "array", "items": 3}}}, "items", "/properties/a/items"),
+        ({"properties": {"a": {"anyOf": {"x": 1}}}}, "anyOf", "/properties/a/anyOf"),
+        ({"properties": {"a": {"anyOf": [{}, 2]}}}, "anyOf", "/properties/a/anyOf/1"),
+        ({"anyOf": [1, 2]}, "anyOf", "/anyOf/0"),
+        ({"allOf": [1, {"type": "object"}]}, "allOf", "/allOf/0"),
+        ({"properties": {"a": {"type": "string"}}, "required": [3]}, "required", "/required"),
+        ({"properties": {"a": {}}, "required": 3}, "required", "/required"),
+        ({"properties": {"a": {"type": 3}}}, "type", "/properties/a/type"),
+        ({"properties": {"a": {"enum": "abc"}}}, "enum", "/properties/a/enum"),
+        ({"properties": {}, "$defs": [1]}, "$defs", "/$defs"),
+        ({"properties": {"a": {"not": 3}}}, "not", "/properties/a/not"),
+        ({"properties": {"a": {"type": "array", "prefixItems": [None]}}}, "prefixItems",
+         "/properties/a/prefixItems/0"),
+    ],
+)  # fmt: skip
+def test_an_invalid_schema_is_refused_the_same_way_by_every_provider(
+    schema: dict[str, Any], keyword: str, pointer: str
+) -> None:
+    tool = st.Tool(name="bad", description="", input_schema=schema, execute=lambda i: i)
+    renders: list[Callable[[], Any]] = [
+        lambda: to_openai(tool),
+        lambda: to_openai(tool, strict=True),
+        lambda: to_openai(tool, strict=False),
+        lambda: to_anthropic(tool),
+        lambda: to_gemini(tool),
+        lambda: to_gemini(tool, field="parametersJsonSchema"),
+        lambda: to_hf(tool),
+    ]
+    for render in renders:
+        with pytest.raises(SchemaNotExpressibleError, match="not a valid JSON Schema") as raised:
+            render()
+        assert raised.value.tool == "bad" and raised.value.keyword == keyword
+        assert raised.value.pointer == pointer
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        {"candidates": [None]},
+        {"candidates": [[{"functionCall": {"name": "add", "args": {}}}]]},
+        {"candidates": [{"content": 7}]},
+        {"candidates": "none"},
+    ],
+)
+def test_a_malformed_gemini_response_is_a_usage_error(response: Any) -> None:
+    from standard_tool.providers import read_tool_calls
+
+    with pytest.raises(st.UsageError, match="Gemini|not int"):
+        read_tool_calls(response, "gemini")
+    assert read_tool_calls({"candidates": [{"content": None}]}, "gemini") == []
+
+
+@pytest.mark.parametrize(
+    ("provider", "key"),
+    [("openai", "output"), ("openai", "tool_calls"), ("anthropic", "content"),
+     ("gemini", "parts"), ("hf", "tool_calls")],
+)  # fmt: skip
+def test_a_too_deep_envelope_is_a_usage_error(provider: str, key: str) -> None:
+    from standard_tool.providers import read_tool_calls
+
+    envelope: Any = []
+    for _ in range(5000):
+        envelope = {key: envelope}
+    with pytest.raises(st.UsageError, match="nest"):
+        read_tool_calls(envelope, provider)
+    with pytest.raises(st.UsageError, match="nest"):
+        run_tool_calls(add, envelope, provider)
+
+
+def test_every_call_is_answered_even_one_that_names_no_tool() -> None:
+    message = {
+        "role": "assistant",
+        "tool_calls": [
+            {"id": "t1", "type": "function", "function": "add"},
+            {"id": "t2", "type": "function", "function": None},
+            {"id": "t3", "type": "function", "function": {"arguments": "{}"}},
+            {"id": "t4", "type": "function", "function": {"name": "add", "arguments": '{"a": 1}'}},
+        ],
+    }
+    answers = run_tool_calls(add, message, provider="openai")
+    assert [a["tool_call_id"] for a in answers] == ["t1", "t2", "t3", "t4"]
+    for answer in answers[:3]:
+        assert "the call names no tool" in json.loads(answer["content"])["error"]
+    assert answers[3]["content"] == "2"
+    hf = [
+        {"id": "h1", "type": "function", "function": {"arguments": {"a": 1}}},
+        {"id": "h2", "type": "function", "function": [1]},
+        {"id": "h3", "type": "function", "function": {"name": "add", "arguments": {"a": 1}}},
+    ]
+    answers = run_tool_calls(add, {"role": "assistant", "tool_calls": hf}, provider="hf")
+    assert [a["tool_call_id"] for a in answers] == ["h1", "h2", "h3"]
+    assert all("names no tool" in a["content"] for a in answers[:2])
+    parts = [
+        {"functionCall": "add"},
+        {"functionCall": {"id": "g2", "args": {}}},
+        {"text": "x", "functionCall": None},
+    ]
+    answers = run_tool_calls(add, {"parts": parts}, provider="gemini")
+    assert len(answers) == 2 and answers[1]["functionResponse"]["id"] == "g2"
+    assert all("names no tool" in a["functionResponse"]["response"]["error"] for a in answers)
+    assert run_tool_calls(add, {"role": "assistant", "content": "hi"}, provider="hf") == []
+
+
+def _parse_seconds(text: str, format: Any) -> float:
+    """The best of three runs, the garbage collector paused (its passes are noise here)."""
+    gc.collect()
+    gc.disable()
+    try:
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            parse_tool_calls(text, format)
+            best = min(best, time.perf_counter() - start)
+        return best
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize(
+    ("unit", "format"),
+    [
+        ("</s>", "hermes"),
+        ("<|eot_id|> ", "llama3"),
+        ("<|im_end|>\n", "mistral"),
+        ('{"name": "f", "parameters": {}}; ', "llama3"),
+        ("[TOOL_CALLS]f[ARGS]{}", "mistral"),
+        ('[TOOL_CALLS][{"name": "f", "arguments": {}}]', "mistral"),
+        ('<tool_call>{"name": "f", "arguments": {}}</tool_call>', "hermes"),
+    ],
+)
+def test_parsing_grows_linearly_with_the_completion(unit: str, format: Any) -> None:
+    n = 250_000 // len(unit) + 1  # about 250 kB, then four times as much
+    ratios = []
+    for _ in range(3):  # a busy machine may slow one measure; quadratic work fails them all
+        small = _parse_seconds(unit * n, format)
+        large = _parse_seconds(unit * (4 * n), format)
+        ratios.append(large / max(small, 0.005))
+        if ratios[-1] < 8:  # quadratic work would take 16 times as long
+            break
+    assert min(ratios) < 8, ratios

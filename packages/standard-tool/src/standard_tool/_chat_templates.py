@@ -23,6 +23,12 @@ FORMATS: tuple[str, ...] = ("hermes", "qwen", "llama3", "mistral")
 
 _DECODER = json.JSONDecoder()
 _END_TOKENS = ("<|eot_id|>", "<|eom_id|>", "<|im_end|>", "</s>", "<|end_of_text|>")
+_ENDING_BACKWARDS = re.compile(
+    r"(?:\s*+(?:" + "|".join(re.escape(token[::-1]) for token in _END_TOKENS) + r"))*+\s*+"
+)
+"""The end tokens and whitespace that close a completion, spelled backwards."""
+_SPACE = re.compile(r"\s*")
+_NAME = re.compile(r"[^\s\[\]{}]+")
 
 
 @dataclass(frozen=True)
@@ -72,14 +78,15 @@ def parse_tool_calls(text: str, format: Format = "hermes") -> ParsedCompletion:
 
 
 def _without_end_tokens(text: str) -> str:
-    stripped = text.rstrip()
-    changed = True
-    while changed:
-        changed = False
-        for token in _END_TOKENS:
-            if stripped.endswith(token):
-                stripped, changed = stripped[: -len(token)].rstrip(), True
-    return stripped
+    """``text`` without the end tokens (and whitespace) that close it: one match over the
+    text read backwards, nothing copied but the result."""
+    found = _ENDING_BACKWARDS.match(text[::-1])
+    return text[: len(text) - found.end()] if found else text
+
+
+def _skip_space(text: str, position: int) -> int:
+    """Where the whitespace at ``text[position]`` ends."""
+    return _SPACE.match(text, position).end()  # type: ignore[union-attr]
 
 
 def _call(value: Any, where: str, arguments_keys: tuple[str, ...]) -> dict[str, Any]:
@@ -179,14 +186,11 @@ def _llama3(text: str) -> ParsedCompletion:
         values = value if isinstance(value, list) else [value]
         for item in values:
             calls.append(_call(item, f"tool call {len(calls) + 1}", ("parameters", "arguments")))
-        rest = body[position:].lstrip()
-        if rest.startswith(";"):
-            rest = rest[1:].lstrip()
-            if not rest:
-                break
-        elif rest and not rest.startswith(("{", "[")):
+        position = _skip_space(body, position)
+        if body.startswith(";", position):
+            position = _skip_space(body, position + 1)
+        elif position < len(body) and body[position] not in "{[":
             raise ModelOutputError(f"{where} is followed by text that is not a tool call")
-        position = len(body) - len(rest)
     if not calls:
         raise ModelOutputError("the completion holds no tool call where one was announced")
     return ParsedCompletion(content, calls)
@@ -201,33 +205,33 @@ def _mistral(text: str) -> ParsedCompletion:
         return ParsedCompletion(text.strip())
     content = text[:first].strip()
     calls: list[dict[str, Any]] = []
-    rest = text[first:]
-    while rest:
-        if not rest.startswith(_TOOL_CALLS):
+    position = first
+    while position < len(text):
+        if not text.startswith(_TOOL_CALLS, position):
             raise ModelOutputError(
                 f"tool call {len(calls)} is followed by text that is not a tool call"
             )
-        rest = rest[len(_TOOL_CALLS) :].lstrip()
+        position = _skip_space(text, position + len(_TOOL_CALLS))
         where = f"tool call {len(calls) + 1}"
-        if not rest:
+        if position == len(text):
             raise ModelOutputError(f"{where} is cut off: nothing follows {_TOOL_CALLS}")
-        if rest.startswith("["):  # [TOOL_CALLS][{...}, ...]
-            value, stop = _decode(rest, 0, where)
+        if text[position] == "[":  # [TOOL_CALLS][{...}, ...]
+            value, stop = _decode(text, position, where)
             for item in value if isinstance(value, list) else [value]:
                 calls.append(_call(item, f"tool call {len(calls) + 1}", ("arguments",)))
-            rest = rest[stop:].lstrip()
+            position = _skip_space(text, stop)
             continue
-        args = rest.find(_ARGS)  # [TOOL_CALLS]name[CALL_ID]id[ARGS]{...}
+        args = text.find(_ARGS, position)  # [TOOL_CALLS]name[CALL_ID]id[ARGS]{...}
         if args == -1:
             raise ModelOutputError(f"{where} is cut off: its {_ARGS} never comes")
-        head, call_id = rest[:args], None
+        head, call_id = text[position:args], None
         if _CALL_ID in head:
             head, call_id = (part.strip() for part in head.split(_CALL_ID, 1))
         name = head.strip()
-        if not re.fullmatch(r"[^\s\[\]{}]+", name):
+        if not _NAME.fullmatch(name):
             raise ModelOutputError(f"{where} has no valid tool name before {_ARGS}")
-        value, stop = _decode(rest, args + len(_ARGS), where)
+        value, stop = _decode(text, args + len(_ARGS), where)
         found = {"name": name, "arguments": value, **({"id": call_id} if call_id else {})}
         calls.append(_call(found, where, ("arguments",)))
-        rest = rest[stop:].lstrip()
+        position = _skip_space(text, stop)
     return ParsedCompletion(content, calls)

@@ -144,8 +144,10 @@ def to_gemini(
     """Gemini function declarations: one dict for one tool, a list for several (the
     ``functionDeclarations`` of a Gemini tool).
 
-    ``field="parameters"`` renders Gemini's OpenAPI subset (a recursive schema is refused
-    with ``SchemaNotExpressibleError``); ``"parametersJsonSchema"`` renders JSON Schema.
+    ``field="parameters"`` renders Gemini's OpenAPI subset, where every position has a type
+    and every object declared properties (recursion, a position accepting any value and an
+    object of any properties are refused with ``SchemaNotExpressibleError``, by pointer);
+    ``"parametersJsonSchema"`` renders JSON Schema, which expresses them all.
     A tool without arguments has no ``parameters``.
     """
     if field not in ("parameters", "parametersJsonSchema"):

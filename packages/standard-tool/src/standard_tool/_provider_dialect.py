@@ -7,7 +7,9 @@ provider's model then sends nothing the tool would not have accepted for that re
 the tool still validates against its own schema). So a keyword a provider lacks is dropped
 (widening), and its rule is written into the description for the model to read, never
 silently lost. Only what cannot be widened is refused, with the keyword and its location:
-recursion where the target has no references, a root that is not an object.
+recursion where the target has no references, a root that is not an object, a position
+Gemini ``parameters`` cannot type (any value, an object of any properties), and a schema that
+is not valid JSON Schema.
 
 OpenAI's strict mode is the one exception, and it is documented: it closes objects (the
 model can only send declared properties), makes every property required and an optional
@@ -20,10 +22,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 from urllib.parse import unquote
 
-from ._dialects import MAX_DEPTH, Dialect, _merge, _ptr, _unescape
+from ._dialects import _LIST, _MAP, _ONE, MAX_DEPTH, Dialect, _merge, _ptr, _unescape
 
 __all__ = [
     "ANNOTATIONS",
@@ -158,6 +160,7 @@ class ProviderDialect(Dialect):
         self.kept: dict[str, str] = {}  # JSON Pointer of a recursive target -> its $defs name
 
     def run(self) -> Any:
+        _check_shapes(self, self.root)
         root = _object_root(self, self.root) if self.object_root else self.root
         try:
             out = self.schema(root, "", 0)
@@ -267,6 +270,80 @@ class ProviderDialect(Dialect):
         for step in self.steps:
             out = step(self, out, pointer)
         return out
+
+
+def _check_shapes(dialect: Dialect, root: Any) -> None:
+    """Refuse a schema whose keywords do not hold what JSON Schema says they hold (a
+    ``properties`` that is not an object of schemas, ``items`` that is not a schema, a
+    ``required`` that is not a list of names...), naming the keyword and where: checked once,
+    before any provider's walk relies on those shapes."""
+    stack: list[tuple[Any, str]] = [(root, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        for key, value in node.items():
+            at = _ptr(pointer, key)
+            if key in _ONE or key == "items":
+                subs = list(enumerate(value)) if key == "items" and type(value) is list else None
+                if subs is None:
+                    _schema_at(dialect, key, at, value)
+                    stack.append((value, at))
+                    continue
+            elif key in _LIST:
+                _shaped(dialect, key, at, value, (list, tuple), "a list of schemas")
+                subs = list(enumerate(value))
+            elif key in _MAP:
+                _shaped(dialect, key, at, value, Mapping, "an object of schemas")
+                subs = list(value.items())
+            else:
+                _checked_value(dialect, key, at, value)
+                continue
+            for name, sub in subs:
+                if not (key == "dependencies" and type(sub) is list):
+                    _schema_at(dialect, key, _ptr(at, name), sub)
+                    stack.append((sub, _ptr(at, name)))
+
+
+def _checked_value(dialect: Dialect, key: str, at: str, value: Any) -> None:
+    """``required``, ``type`` and ``enum`` hold what the walk reads them as."""
+    if key == "required" and not (
+        isinstance(value, list) and all(type(name) is str for name in value)
+    ):
+        _invalid(dialect, key, at, "'required' is a list of property names")
+    elif key == "type" and not (
+        type(value) is str or isinstance(value, list) and all(type(t) is str for t in value)
+    ):
+        _invalid(dialect, key, at, "'type' is a type name or a list of them")
+    elif key == "enum":
+        _shaped(dialect, key, at, value, list, "a list of values")
+
+
+def _shaped(dialect: Dialect, key: str, at: str, value: Any, kind: Any, what: str) -> None:
+    if not isinstance(value, kind):
+        _invalid(dialect, key, at, f"{key!r} is {what}, not {_kind_of(value)}")
+
+
+def _schema_at(dialect: Dialect, key: str, at: str, value: Any) -> None:
+    if not isinstance(value, (Mapping, bool)):
+        _invalid(dialect, key, at, f"a schema is an object or a boolean, not {_kind_of(value)}")
+
+
+def _invalid(dialect: Dialect, key: str, at: str, reason: str) -> NoReturn:
+    dialect.fail(key, at, f"not a valid JSON Schema: {reason}")
+
+
+def _kind_of(value: Any) -> str:
+    """A JSON value's kind, named without the value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, (list, tuple)) else type(value).__name__
 
 
 def _all_of_folded(node: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -434,16 +511,22 @@ def only_null(branch: Any) -> bool:
 
 def _null_branches_out(node: Mapping[str, Any]) -> Mapping[str, Any]:
     """``node`` with the null branches of its unions said by ``nullable: true`` instead, a
-    lone remaining branch merged in (before the walk, while a null branch is still one)."""
-    for key in ("anyOf", "oneOf"):
-        branches = node.get(key)
-        if not isinstance(branches, list):
-            continue
-        kept = [b for b in branches if not only_null(b)]
-        if len(kept) == len(branches) or not kept:
-            continue
-        out = {k: v for k, v in node.items() if k != key}
-        out["nullable"] = True
-        merged = _merge(kept[0], out) if len(kept) == 1 and isinstance(kept[0], dict) else None
-        node = merged if merged is not None else {**out, key: kept}
+    lone remaining branch merged in (before the walk, while a null branch is still one), until
+    no union of the node holds one (a merged branch may bring its own)."""
+    changed = True
+    while changed:
+        changed = False
+        for key in ("anyOf", "oneOf"):
+            branches = node.get(key)
+            if not isinstance(branches, list):
+                continue
+            kept = [b for b in branches if not only_null(b)]
+            if len(kept) == len(branches) or not kept:
+                continue
+            out = {k: v for k, v in node.items() if k != key}
+            out["nullable"] = True
+            lone = kept[0] if len(kept) == 1 and isinstance(kept[0], dict) else None
+            merged = _merge(lone, out) if lone is not None else None
+            node = merged if merged is not None else {**out, key: kept}
+            changed = True
     return node

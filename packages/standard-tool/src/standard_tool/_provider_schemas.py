@@ -79,7 +79,9 @@ def strict_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
     """Every object closed, every property required, an optional one made nullable.
 
     An object that admits undeclared properties on purpose (``additionalProperties`` true or
-    a schema, ``patternProperties``: a mapping) has no strict form.
+    a schema, ``patternProperties``: a mapping), or any object at all (no declared properties,
+    not closed) below the root, has no strict form: closed, it would accept ``{}`` alone. The
+    root is the one exception: a tool without declared arguments takes none.
     """
     if not is_object(node):
         return node
@@ -95,6 +97,12 @@ def strict_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
             "patternProperties",
             _ptr(pointer, "patternProperties"),
             "strict mode closes every object: keys by pattern have no strict form",
+        )
+    if pointer and not node.get("properties") and additional is not False:
+        dialect.fail(
+            "properties",
+            pointer,
+            "strict mode closes every object: an object of any properties has no strict form",
         )
     properties = node.get("properties") or {}
     required = set(node.get("required") or ())
@@ -263,27 +271,46 @@ def gemini_bounds(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[
 
 
 def gemini_enums(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
-    """Enums hold strings only: any other enum is written into the description instead."""
+    """Enums hold strings only: any other enum is written into the description instead, the
+    node typed by its values (several kinds of scalars: an ``anyOf`` of one branch per kind,
+    the strings still an enum)."""
     enum = node.get("enum")
     if isinstance(enum, list) and not all(isinstance(v, str) for v in enum):
         node = move_to_description(node, ["enum"])
-        if "type" not in node:
+        if "type" not in node and "anyOf" not in node:
             kinds = list(dict.fromkeys(json_type(v) for v in enum))
             if len(kinds) == 1:
                 node["type"] = kinds[0]
+            elif not {"array", "object"} & set(kinds):
+                strings = [v for v in enum if isinstance(v, str)]
+                node["anyOf"] = [
+                    {"type": kind, "enum": strings} if kind == "string" else {"type": kind}
+                    for kind in kinds
+                ]
     elif isinstance(enum, list) and "type" not in node:
         node["type"] = "string"
     return node
 
 
+_TO_JSON_SCHEMA = "field='parametersJsonSchema' renders JSON Schema, which can say it"
+
+
 def gemini_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
-    """An object has declared properties; a free-form object (a mapping) is left untyped."""
+    """An object has declared properties: a free-form object (a mapping, or any object) has
+    no Gemini form below the root (a root without properties: a tool without arguments)."""
     if node.get("type") != "object":
         if isinstance(node.get("required"), list) and not isinstance(node.get("properties"), dict):
             node = move_to_description(node, ["required"])
         return node
     properties = node.get("properties")
     if not properties:
+        if pointer:
+            dialect.fail(
+                "properties",
+                pointer,
+                "a Gemini parameters object declares at least one property; this one declares "
+                f"none ({_TO_JSON_SCHEMA})",
+            )
         node = {k: v for k, v in node.items() if k not in ("type", "properties", "required")}
         return note(node, "a JSON object")
     required = node.get("required")
@@ -314,6 +341,30 @@ def gemini_any_of_alone(dialect: Dialect, node: dict[str, Any], pointer: str) ->
     return out
 
 
+def gemini_typed(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
+    """Every position has a type (or is an ``anyOf`` of typed branches), array items too: a
+    position that accepts values of any type has no Gemini form."""
+    items = node.get("items")
+    if node.get("type") == "array" and not (isinstance(items, dict) and _typed(items)):
+        _untyped(dialect, _ptr(pointer, "items"), "values of any type")  # no items, or {}
+    if pointer and not _typed(node):
+        _untyped(dialect, pointer, "null alone" if node.get("nullable") else "values of any type")
+    return node
+
+
+def _typed(node: dict[str, Any]) -> bool:
+    return "type" in node or "anyOf" in node
+
+
+def _untyped(dialect: Dialect, pointer: str, accepted: str) -> None:
+    dialect.fail(
+        "type",
+        pointer,
+        f"Gemini parameters need a type at every position; this one accepts {accepted}, "
+        f"which no Gemini type says ({_TO_JSON_SCHEMA})",
+    )
+
+
 def gemini_keywords(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
     """Only the keywords of Gemini's schema; the others are written into the description."""
     return move_to_description(node, [k for k in node if k not in _GEMINI_KEYWORDS])
@@ -330,7 +381,7 @@ def gemini_single_type(dialect: Dialect, node: dict[str, Any], pointer: str) -> 
 class GeminiDialect(ProviderDialect):
     """Gemini ``parameters``: the OpenAPI 3.0 subset Gemini reads. No references (so no
     recursion), one type per node, ``nullable``, string enums, ``anyOf`` alone on its node,
-    objects with declared properties."""
+    objects with declared properties, a type at every position."""
 
     label = "Gemini parameters"
     recursion = False
@@ -350,6 +401,7 @@ class GeminiDialect(ProviderDialect):
         gemini_objects,
         gemini_keywords,
         gemini_any_of_alone,
+        gemini_typed,
     )
 
 

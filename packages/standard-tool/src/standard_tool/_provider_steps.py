@@ -94,7 +94,10 @@ def object_properties(dialect: Dialect, node: dict[str, Any], pointer: str) -> d
 
 def type_lists_split(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
     """A ``type`` list of several non-null types as an ``anyOf`` of single types, each branch
-    taking the keywords that apply to its type (``[T, "null"]`` stays: it spells nullable)."""
+    taking the keywords that apply to its type (``[T, "null"]`` stays: it spells nullable).
+
+    A branch is a new schema of the same position: it takes every step of the dialect, as a
+    schema of the source does (an object branch is closed in strict mode, say)."""
     types = node.get("type")
     if not isinstance(types, list):
         return node
@@ -109,6 +112,8 @@ def type_lists_split(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
             if key in node:
                 branch[key] = node[key]
                 moved.add(key)
+        for step in dialect.steps:
+            branch = step(dialect, branch, pointer)
         branches.append(branch)
     if "null" in types:
         branches.append({"type": "null"})

@@ -1,9 +1,11 @@
 """The return half of the tool loop: what a model asked for, run, and answered in its envelope.
 
 Whatever the model sent, each call ends as a result the model reads: malformed argument
-JSON, an unknown tool name, invalid input and a failing tool become error results naming
-the tool (by the name the model knows) and the fields, never an exception, a traceback or
-a context value.
+JSON, an unknown tool name (or none: a call whose function is not an object), invalid input
+and a failing tool become error results naming the tool (by the name the model knows) and
+the fields, never an exception, a traceback or a context value. Only an envelope that is
+not one (a Gemini candidate that is not an object, envelopes nested past any provider's)
+raises :class:`~standard_tool.exceptions.UsageError`.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ class Toolbox:
 
     def lookup(self, call: ToolCall) -> _Entry | _Outcome:
         entry = self.entries.get(call.name)
-        return entry if entry is not None else self.unknown()
+        return entry if entry is not None else self.unknown(call)
 
     def arguments(self, entry: _Entry, call: ToolCall) -> Any:
         """The call's arguments as a value (``ToolValidationError`` for malformed JSON)."""
@@ -119,7 +121,7 @@ class Toolbox:
     def run(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:
         entry = self.entries.get(call.name)
         if entry is None:
-            return self.unknown()
+            return self.unknown(call)
         try:
             return _Outcome(
                 True, _call(entry.tool, self.arguments(entry, call), context, timeout=timeout)
@@ -127,9 +129,10 @@ class Toolbox:
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
 
-    def unknown(self) -> _Outcome:
+    def unknown(self, call: ToolCall) -> _Outcome:
         known = ", ".join(repr(name) for name in self.entries) or "none"
-        return _Outcome(False, message=f"Unknown tool: no tool has that name. Tools: {known}.")
+        why = "no tool has that name" if call.name else "the call names no tool"
+        return _Outcome(False, message=f"Unknown tool: {why}. Tools: {known}.")
 
     async def arun(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:
         entry = self.lookup(call)
@@ -203,24 +206,33 @@ def _plain(obj: Any) -> Any:
 _PLAIN = frozenset((dict, list, tuple, str))
 
 
+_MAX_NESTING = 32
+"""Envelopes (a message in a response in ...) read before the calls are refused as too deep."""
+
+
 def _items(value: Any, *keys: str) -> list[Any]:
-    """The list under the first of ``keys`` ``value`` has, or ``value`` itself as a list."""
-    if type(value) is list and all(type(item) is dict for item in value):
-        return value
-    value = _plain(value)
-    if isinstance(value, Mapping):
-        for key in keys:
-            if key in value:
-                return _items(value[key], *keys)
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    raise UsageError(f"tool calls come as a list or a message, not {type(value).__name__}")
+    """The list under the first of ``keys`` ``value`` has (followed down, envelope by
+    envelope), or ``value`` itself as a list."""
+    for _ in range(_MAX_NESTING):
+        if type(value) is list and all(type(item) is dict for item in value):
+            return value
+        value = _plain(value)
+        if isinstance(value, Mapping):
+            key = next((key for key in keys if key in value), None)
+            if key is None:
+                return [value]
+            value = value[key]
+        elif isinstance(value, (list, tuple)):
+            return [_plain(item) for item in value]
+        else:
+            raise UsageError(f"tool calls come as a list or a message, not {type(value).__name__}")
+    raise UsageError(f"the tool calls nest more than {_MAX_NESTING} envelopes deep")
 
 
 def read_tool_calls(calls: Any, provider: str) -> list[ToolCall]:
     """The tool calls in what a model produced for ``provider`` (the shapes
-    :func:`run_tool_calls` takes), normalized, in order; everything else is skipped."""
+    :func:`run_tool_calls` takes), normalized, in order; everything else is skipped. A call
+    that names no tool is read with the name ``""`` (and answered as an unknown tool)."""
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
     if provider == "openai":
@@ -251,12 +263,14 @@ def _openai_call(item: Any) -> ToolCall | None:
         call_id = item.get("call_id")
         call_id = call_id if type(call_id) is str else None
         return ToolCall(call_id, _name(item.get("name")), item.get("arguments"), "responses")
+    if item.get("type", "function" if "function" in item else None) != "function":
+        return None  # not a Chat Completions call
     function = item.get("function")
-    if isinstance(function, Mapping) and item.get("type", "function") == "function":
-        return ToolCall(
-            _text(item.get("id")), _name(function.get("name")), function.get("arguments"), "chat"
-        )
-    return None
+    if not isinstance(function, Mapping):
+        function = {}  # a call all the same: it is answered, as naming no tool
+    return ToolCall(
+        _text(item.get("id")), _name(function.get("name")), function.get("arguments"), "chat"
+    )
 
 
 def _anthropic_call(block: Any) -> ToolCall | None:
@@ -269,9 +283,16 @@ def _anthropic_call(block: Any) -> ToolCall | None:
 
 def _gemini_parts(value: Any) -> list[Any]:
     value = _plain(value)
-    if isinstance(value, Mapping) and isinstance(value.get("candidates"), list):
-        candidates = value["candidates"]
-        value = _plain(candidates[0]).get("content", {}) if candidates else {}
+    if isinstance(value, Mapping) and "candidates" in value:
+        candidates = _plain(value["candidates"])
+        if not isinstance(candidates, (list, tuple)):
+            raise UsageError(f"Gemini candidates are a list, not {type(candidates).__name__}")
+        candidate = _plain(candidates[0]) if candidates else {}
+        if not isinstance(candidate, Mapping):
+            raise UsageError(f"a Gemini candidate is an object, not {type(candidate).__name__}")
+        value = _plain(candidate.get("content")) or {}
+        if not isinstance(value, Mapping):
+            raise UsageError(f"a Gemini content is an object, not {type(value).__name__}")
     return _items(value, "parts")
 
 
@@ -279,8 +300,10 @@ def _gemini_call(part: Any) -> ToolCall | None:
     if not isinstance(part, Mapping):
         return None
     function = part.get("functionCall", part.get("function_call"))
-    if not isinstance(function, Mapping):
+    if function is None:  # a part of another kind (a dumped SDK part holds every kind, None)
         return None
+    if not isinstance(function, Mapping):
+        function = {}  # a call all the same: it is answered, as naming no tool
     return ToolCall(
         _text(function.get("id")), _name(function.get("name")), function.get("args"), "gemini"
     )
@@ -289,11 +312,20 @@ def _gemini_call(part: Any) -> ToolCall | None:
 def _hf_call(item: Any) -> ToolCall | None:
     if not isinstance(item, Mapping):
         return None
-    function = item.get("function", item)
-    if not isinstance(function, Mapping) or "name" not in function:
-        return None
+    if "function" in item or item.get("type") == "function":
+        function = item.get("function")
+        if not isinstance(function, Mapping):
+            function = {}  # a call all the same: it is answered, as naming no tool
+    elif item.keys() & _FLAT_CALL:
+        function = item
+    else:
+        return None  # a message, not a call
     arguments = function.get("arguments", function.get("parameters"))
     return ToolCall(_text(item.get("id")), _name(function.get("name")), arguments, "hf")
+
+
+_FLAT_CALL = frozenset(("name", "arguments", "parameters"))
+"""Keys of a chat-template call written without its ``function`` wrapper."""
 
 
 # --- answering ---------------------------------------------------------------------------------
