@@ -27,7 +27,7 @@ from standard_tool.dialects import dialects
 from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
-from ._render import arguments_summary, console, print_json, summary
+from ._render import arguments_summary, check_report, console, print_json, summary
 from ._sources import FORMS, find_tool, open_source
 
 __all__ = ["cli", "main"]
@@ -458,7 +458,7 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
             }
         )
     else:
-        _matrix(tools, names, results)
+        check_report([tool.name for tool in tools], names, results)
     if failures:
         sys.exit(FAILED)
 
@@ -487,43 +487,6 @@ def _checked(
 
             results += check_tool(tool, names, timeout=timeout, samples=samples, progress=done)
     return results
-
-
-def _matrix(tools: Sequence[Any], names: Sequence[str], results: Sequence[CheckResult]) -> None:
-    from rich.table import Table
-
-    out = console()
-    table = Table("tool", *("direct" if n == "standard" else n for n in names), title="check")
-    for tool in tools:
-        cells = []
-        for name in names:
-            mine = [r for r in results if r.tool == tool.name and r.target == name]
-            ran = [r for r in mine if r.status != "skip"]
-            failed = [r for r in ran if r.status == "fail"]
-            if failed:
-                cells.append(f"[red]FAIL[/red] {len(ran) - len(failed)}/{len(mine)}")
-            elif ran:
-                cells.append(f"[green]pass[/green] {len(ran)}/{len(mine)}")
-            else:
-                cells.append("[dim]skip[/dim]")
-        table.add_row(tool.name, *cells)
-    out.print(table)
-    failures = [r for r in results if r.status == "fail"]
-    skipped = {(r.target, r.check, r.reason) for r in results if r.status == "skip"}
-    for r in failures:
-        out.print(
-            f"FAIL {r.tool} -> {r.target}, {r.check}: {r.reason}", markup=False, soft_wrap=True
-        )
-    for target, check, reason in sorted(skipped):
-        out.print(
-            f"skipped {check} for {target}: {reason}", markup=False, style="dim", soft_wrap=True
-        )
-    passed = sum(r.status == "pass" for r in results)
-    out.print(
-        f"{len(tools)} tool(s) x {len(names)} target(s): {passed} checks passed, "
-        f"{len(failures)} failed, {len(results) - passed - len(failures)} skipped",
-        markup=False,
-    )
 
 
 for _command in (list_, show, call, serve, check):
