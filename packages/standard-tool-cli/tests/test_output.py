@@ -1,16 +1,20 @@
 """What ``standard-tool check`` prints for people, at the widths of real terminals, worded
-as the core words it (``standard_tool.checks``)."""
+as the core words it (``standard_tool.checks``), and the help of every command."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+from importlib.metadata import entry_points
 
 import pytest
 from script import ROOT, SCRIPT, SOURCES, WEATHER
 
 from standard_tool.checks import CHECKS, DIRECT, CheckResult, heading, legend, skipped, tally
+from standard_tool.registry import get_plugin_manager
+from standard_tool_cli import cli
 
 
 def run_at(width: int, *args: str) -> subprocess.CompletedProcess[str]:
@@ -105,3 +109,58 @@ def test_a_failure_is_counted_first_and_listed_with_its_reason() -> None:
     assert "FAIL shout -> mcp, convert: " in out.stdout
     assert f"skipped {', '.join(CHECKS[1:])} for mcp: not converted" in out.stdout
     assert out.stdout.rstrip().splitlines()[-1] == "0 checks passed, 1 failed, 4 skipped"
+
+
+def project_targets() -> list[str]:
+    """The targets of the project's own packages (the core's and its adapters'), from their
+    entry points; a third-party adapter installed beside them is not one."""
+    packages = {path.name for path in (ROOT / "packages").iterdir()}
+    plugins = {
+        point.name
+        for point in entry_points(group="standard_tool")
+        if point.dist is not None and point.dist.name in packages
+    }
+    owners = get_plugin_manager().target_owners()
+    return sorted(target for target, (owner, _) in owners.items() if owner in plugins)
+
+
+def help_of(command: str | None) -> str:
+    out = run_at(100, *([command] if command else []), "--help")
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.parametrize("command", [None, *cli.commands])
+def test_help_paragraphs_are_wrapped_without_runs_of_spaces(command: str | None) -> None:
+    text = help_of(command)
+    description = text[: text.index("\nOptions:")].splitlines()[1:]  # after the usage line
+    assert description
+    for line in description:
+        assert "   " not in line.strip(), line
+        assert not line.startswith("     "), line  # no paragraph indented as a block
+
+
+def test_check_help_names_every_check() -> None:
+    text = " ".join(help_of("check").split())
+    for check in CHECKS:
+        assert f"`{check}`" in text, check
+
+
+@pytest.mark.parametrize("command", ["show", "call"])
+def test_show_and_call_help_name_every_target_of_the_project(command: str) -> None:
+    targets = project_targets()
+    assert {"standard", "langchain", "llama-index", "mcp", "openai"} <= set(targets)
+    text = " ".join(help_of(command).split())
+    for target in targets:  # quoted alone or as an option's value (`--as standard`)
+        assert re.search(rf"[`\s]{re.escape(target)}`", text), target
+
+
+def test_the_bare_command_prints_the_help_as_click_does() -> None:
+    """``no_args_is_help``: the normal help, on stderr, with the usage error's status 2."""
+    out = run_at(100)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr == help_of(None)
+    assert "\nCommands:\n" in out.stderr and all(
+        f"  {name} " in out.stderr for name in cli.commands
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 import traceback
@@ -17,6 +18,7 @@ import standard_tool as st
 from standard_tool.adapters import Adapter
 from standard_tool.checks import (
     CHECKS,
+    DESCRIPTIONS,
     CheckResult,
     bounded,
     check_tool,
@@ -232,8 +234,10 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
     `--as standard` (the default) is the standard declaration (name, title, description,
     input and output JSON Schema, meta); a JSON Schema dialect (`draft-07`, `openapi-3.0`)
     gives the same with the schemas in that dialect; an installed target gives what that
-    framework sends a model (`langchain`: `convert_to_openai_tool`, `mcp`: the `tools/list`
-    entry, `pydantic-ai`: the `ToolDefinition`, a provider: its envelope).
+    framework sends a model (`langchain`: `convert_to_openai_tool`, `llama-index`: its
+    `to_openai_tool`, `mcp`: the `tools/list` entry, `pydantic-ai`: the `ToolDefinition`, a
+    provider, `openai`, `anthropic`, `gemini` or `hf`: its envelope). `standard-tool targets`
+    lists the installed targets and dialects.
     """
     with ExitStack() as stack:
         found = find_tool(open_source(source, stack, timeout=timeout), tool, source)
@@ -301,10 +305,12 @@ def call(
 ) -> None:
     """Run TOOL once and print its result (JSON) or its error.
 
-    Without `--via` the tool is called directly; with it, the tool is converted to that
-    target and run as its framework runs a model's tool call (LangChain: `invoke` with a
-    `ToolCall`; MCP: served in memory and called by a client; PydanticAI and LlamaIndex: an
-    agent run with a scripted model), and what the model would get back is printed.
+    Without `--via` (or with `--via standard`) the tool is called directly; with a target,
+    the tool is converted to it and run as its framework runs a model's tool call
+    (`langchain`: `invoke` with a `ToolCall`; `mcp`: served in memory and called by a
+    client; `pydantic-ai` and `llama-index`: an agent run with a scripted model; `openai`,
+    `anthropic`, `gemini` and `hf`: a model's call in the provider's envelope, answered by
+    `run_tool_calls`), and what the model would get back is printed.
     """
     arguments = _json_value(input_text, "--input")
     context = None if context_text is None else _json_value(context_text, "--context")
@@ -427,14 +433,18 @@ Examples:
 @_timeout
 @_debug
 def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float) -> None:
-    """Run every tool of SOURCE through every installed target; print a pass/fail matrix.
+    """Run every tool of SOURCE through every installed target; print what passed.
 
     For each tool, inputs are generated from its input schema (hypothesis-jsonschema, the
-    same on every run) until a direct call accepts one. Then, for each target: `convert`
-    (the tool converts), `schema` (a model is shown the tool's input schema unchanged),
-    `round trip` (adopted back, name, title, description, meta and both schemas are the
-    same), `call` (run by the framework's own runtime with that input, it gives the direct
-    call's result, or fails as it does). Exits 1 when any check fails.
+    same on every run) until a direct call (the `standard` target) accepts one, and an input
+    the schema refuses is derived from it. Then, through each target's own runtime:
+
+    {checks}
+
+    A cell of the table counts the checks of a tool through a target by outcome (`pass 5`,
+    `pass 3, skip 2`, `FAIL 1, pass 4`); a check that does not apply to a target is skipped,
+    not failed, and each failure and skip is listed with its reason. Exits 1 when any check
+    fails.
     """
     installed = installed_targets()
     unknown = [name for name in only if name not in installed]
@@ -489,8 +499,12 @@ def _checked(
     return results
 
 
+check.help = inspect.cleandoc(check.help or "").replace(
+    "{checks}",
+    "\n".join(f"`{name}`: {DESCRIPTIONS[name]}." for name in CHECKS).replace("\n", "\n\n"),
+)
 for _command in (list_, show, call, serve, check):
-    _command.help = f"{_command.help}\n\n{SOURCE_HELP}"
+    _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
 
 
 def _show_warning(
@@ -517,6 +531,9 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         status = cli.main(args=args, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Exit as exit_:
         status = exit_.exit_code
+    except click.exceptions.NoArgsIsHelpError as error:  # the bare command: click's own help
+        error.show()
+        status = error.exit_code
     except click.UsageError as error:
         path = error.ctx.command_path if error.ctx else where
         message = f"{path}: {one_line(error.format_message())} (see '{path} --help')"
