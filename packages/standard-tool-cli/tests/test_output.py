@@ -164,3 +164,17 @@ def test_the_bare_command_prints_the_help_as_click_does() -> None:
     assert "\nCommands:\n" in out.stderr and all(
         f"  {name} " in out.stderr for name in cli.commands
     )
+
+
+def test_a_cell_takes_a_line_per_status_before_names_are_cut(
+    weather_results: list[CheckResult],
+) -> None:
+    targets = ["standard", "anthropic", "gemini", "hf", "openai", "langchain", "mcp"]
+    out = run_at(100, "check", WEATHER, *(arg for t in targets for arg in ("--target", t)))
+    assert out.returncode == 0, out.stderr
+    assert "…" not in out.stdout
+    assert any(line.startswith("│ get_forecast ") for line in out.stdout.splitlines())
+    rows = [line.split("│") for line in out.stdout.splitlines() if line.startswith("│")]
+    assert any(row[1].strip() == "" for row in rows)  # a cell continued on the next line
+    mine = [r for r in weather_results if r.target in targets]
+    assert cells(out.stdout) == expected_cells(mine)

@@ -74,9 +74,9 @@ def arguments_summary(schema: Mapping[str, Any]) -> str:
 def check_report(
     tools: Sequence[str], targets: Sequence[str], results: Sequence[CheckResult]
 ) -> None:
-    """The results of ``standard-tool check`` on stdout: a title, a tool x target table (one
-    row per tool and target when that is too wide for the console), what its cells mean,
-    each failure and skip with its reason, and the counts."""
+    """The results of ``standard-tool check`` on stdout: a title, a tool x target table that
+    fits the console without cutting a name, what its cells mean, each failure and skip with
+    its reason, and the counts."""
     from rich.text import Text
 
     out = console()
@@ -128,9 +128,8 @@ def _table(
         mine = [r for r in results if r.tool == tool and r.target == target]
         return _cell(tally(mine, separator))
 
-    layouts = [(tools, targets, ", "), (tools, targets, "\n"), (targets, tools, ", ")]
-    for rows, columns, separator in layouts:
-        by_tool = rows is tools
+    for by_tool, separator in ((True, ", "), (True, "\n"), (False, ", ")):
+        rows, columns = (tools, targets) if by_tool else (targets, tools)
         table = Table("tool" if by_tool else "target", *columns, show_lines=separator == "\n")
         for header in table.columns:
             header.no_wrap = True
