@@ -12,15 +12,21 @@ import pytest
 import standard_tool as st
 from standard_tool.checks import (
     CHECKS,
+    DESCRIPTIONS,
     DIRECT,
+    CheckResult,
     bounded,
     check_tool,
     failures,
     first_difference,
+    heading,
     installed_targets,
     invalid_inputs,
+    legend,
     probe,
     sample_inputs,
+    skipped,
+    tally,
 )
 from standard_tool.exceptions import InputGenerationError, StepTimeoutError
 from standard_tool.testing import sample_tools
@@ -185,3 +191,36 @@ def test_first_difference_says_where() -> None:
     assert first_difference([1], [1, 2]) == "the root has 2 items, not 1"
     assert first_difference(1, 1.0) == "the root differs"
     assert first_difference({"a": [1]}, {"a": [1]}) == ""
+
+
+def test_a_table_of_results_counts_skips_as_skips_and_says_why() -> None:
+    loose: Any = Loose()
+    results = check_tool(loose, [DIRECT, "openai"])
+    by_target = {t: [r for r in results if r.target == t] for t in (DIRECT, "openai")}
+    assert tally(by_target[DIRECT]) == "FAIL 1, pass 1"  # it accepts what its schema refuses
+    assert tally(by_target["openai"]) == "pass 3, skip 2"
+    assert tally(by_target["openai"], "\n") == "pass 3\nskip 2"
+    assert tally([]) == "-"
+    assert skipped(results) == [
+        f"skipped schema for openai: {by_target['openai'][1].reason}",
+        f"skipped round trip for openai: {by_target['openai'][2].reason}",
+    ]
+    not_converted = [
+        CheckResult("t", target, check, "skip", "not converted")
+        for target in ("mcp", "hf")
+        for check in CHECKS[1:]
+    ]
+    assert skipped(not_converted[::-1]) == [
+        f"skipped {', '.join(CHECKS[1:])} for hf, mcp: not converted"
+    ]
+
+
+def test_the_legend_explains_every_check_and_word() -> None:
+    assert set(DESCRIPTIONS) == set(CHECKS)
+    assert heading(1, 2) == f"Checked 1 tool x 2 targets: {', '.join(CHECKS)}"
+    text = "\n".join(legend([DIRECT, "openai"]))
+    for check in CHECKS:
+        assert f"  {check}" in text and DESCRIPTIONS[check] in text
+    assert all(f"{word} N: " in text for word in ("pass", "skip", "FAIL"))
+    assert f"{DIRECT}: the tool called directly" in text
+    assert DIRECT not in "\n".join(legend(["openai"]))

@@ -4,7 +4,7 @@ a tool x target table at the end of the run."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import Any
 
 import pytest
@@ -15,8 +15,12 @@ from standard_tool.checks import (
     Probe,
     check_tool,
     failures,
+    heading,
     installed_targets,
+    legend,
     probe,
+    skipped,
+    tally,
 )
 from standard_tool.exceptions import UsageError
 
@@ -28,8 +32,8 @@ MARKER = "standard_tools"
 FIXTURE = "conformance"
 _CELL = "standard_tool_cell"
 """The user property naming the tool and target of a conformance test."""
-_PASSED = "standard_tool_passed"
-"""The user property counting the checks that passed, of all (as ``standard-tool check``)."""
+_RESULTS = "standard_tool_results"
+"""The user property holding what :meth:`Conformance.check` found, each result a tuple."""
 _probes = pytest.StashKey[dict[int, tuple[StandardTool, Probe]]]()
 
 
@@ -139,8 +143,7 @@ class Conformance:
         self.results = check_tool(
             self.tool, [self.target], timeout=self.timeout, probed=self.probed()
         )
-        passed = sum(result.status == "pass" for result in self.results)
-        self.properties.append((_PASSED, (passed, len(self.results))))
+        self.properties.append((_RESULTS, [astuple(result) for result in self.results]))
         if failures(self.results):
             pytest.fail(describe_failures(self.results), pytrace=False)
         if all(result.status == "skip" for result in self.results):
@@ -165,10 +168,12 @@ def conformance(request: pytest.FixtureRequest) -> Conformance:
 
 
 class _Table:
-    """Keeps each conformance test's outcome, and prints them as a tool x target table."""
+    """Keeps each conformance test's outcome, and prints them as a tool x target table,
+    worded as ``standard-tool check`` words it (:mod:`standard_tool.checks`)."""
 
     def __init__(self) -> None:
         self.cells: dict[tuple[str, str], str] = {}
+        self.results: dict[tuple[str, str], list[CheckResult]] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties: dict[str, Any] = dict(report.user_properties)
@@ -179,9 +184,11 @@ class _Table:
         if self.cells.get(key, "").startswith("FAIL"):  # a failed setup or teardown stays one
             return
         shown = {"passed": "pass", "failed": "FAIL"}.get(report.outcome, "skip")
-        if _PASSED in properties and shown != "skip":
-            passed, total = properties[_PASSED]
-            shown = f"{shown} {passed}/{total}"
+        if _RESULTS in properties:
+            results = [CheckResult(*result) for result in properties[_RESULTS]]
+            self.results[key] = results
+            if shown != "FAIL" or failures(results):  # else FAIL alone, as a failed setup
+                shown = tally(results)
         self.cells[key] = shown
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -193,6 +200,10 @@ class _Table:
         rows += [[tool, *(self.cells.get((tool, t), "-") for t in targets)] for tool in tools]
         widths = [max(len(row[i]) for row in rows) for i in range(len(targets) + 1)]
         terminalreporter.write_sep("=", "standard-tool conformance")
+        terminalreporter.write_line(heading(len(tools), len(targets)))
         for row in rows:
             line = "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
             terminalreporter.write_line(line.rstrip())
+        found = [result for results in self.results.values() for result in results]
+        for line in [*legend(targets), *skipped(found)]:
+            terminalreporter.write_line(line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -18,6 +19,7 @@ import standard_tool as st
 from standard_tool.adapters import Adapter
 from standard_tool.checks import (
     CHECKS,
+    DESCRIPTIONS,
     CheckResult,
     bounded,
     check_tool,
@@ -30,7 +32,7 @@ from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
-from ._render import arguments_summary, console, print_json, summary
+from ._render import arguments_summary, check_report, console, print_json, summary
 from ._sources import FORMS, ServerLog, find_tool, open_source
 
 __all__ = ["cli", "main"]
@@ -341,8 +343,10 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
     `--as standard` (the default) is the standard declaration (name, title, description,
     input and output JSON Schema, meta); a JSON Schema dialect (`draft-07`, `openapi-3.0`)
     gives the same with the schemas in that dialect; an installed target gives what that
-    framework sends a model (`langchain`: `convert_to_openai_tool`, `mcp`: the `tools/list`
-    entry, `pydantic-ai`: the `ToolDefinition`, a provider: its envelope).
+    framework sends a model (`langchain`: `convert_to_openai_tool`, `llama-index`: its
+    `to_openai_tool`, `mcp`: the `tools/list` entry, `pydantic-ai`: the `ToolDefinition`, a
+    provider, `openai`, `anthropic`, `gemini` or `hf`: its envelope). `standard-tool targets`
+    lists the installed targets and dialects.
     """
     with ExitStack() as stack:
         found = find_tool(_open_source(source, stack, timeout), tool, source)
@@ -411,10 +415,12 @@ def call(
 ) -> None:
     """Run TOOL once and print its result (JSON) or its error.
 
-    Without `--via` the tool is called directly; with it, the tool is converted to that
-    target and run as its framework runs a model's tool call (LangChain: `invoke` with a
-    `ToolCall`; MCP: served in memory and called by a client; PydanticAI and LlamaIndex: an
-    agent run with a scripted model), and what the model would get back is printed.
+    Without `--via` (or with `--via standard`) the tool is called directly; with a target,
+    the tool is converted to it and run as its framework runs a model's tool call
+    (`langchain`: `invoke` with a `ToolCall`; `mcp`: served in memory and called by a
+    client; `pydantic-ai` and `llama-index`: an agent run with a scripted model; `openai`,
+    `anthropic`, `gemini` and `hf`: a model's call in the provider's envelope, answered by
+    `run_tool_calls`), and what the model would get back is printed.
     """
     arguments = _json_value(input_text, "--input")
     context = None if context_text is None else _json_value(context_text, "--context")
@@ -553,14 +559,18 @@ Examples:
 @_timeout
 @_debug
 def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float) -> None:
-    """Run every tool of SOURCE through every installed target; print a pass/fail matrix.
+    """Run every tool of SOURCE through every installed target; print what passed.
 
     For each tool, inputs are generated from its input schema (hypothesis-jsonschema, the
-    same on every run) until a direct call accepts one. Then, for each target: `convert`
-    (the tool converts), `schema` (a model is shown the tool's input schema unchanged),
-    `round trip` (adopted back, name, title, description, meta and both schemas are the
-    same), `call` (run by the framework's own runtime with that input, it gives the direct
-    call's result, or fails as it does). Exits 1 when any check fails.
+    same on every run) until a direct call (the `standard` target) accepts one, and an input
+    the schema refuses is derived from it. Then, through each target's own runtime:
+
+    {checks}
+
+    A cell of the table counts the checks of a tool through a target by outcome (`pass 5`,
+    `pass 3, skip 2`, `FAIL 1, pass 4`); a check that does not apply to a target is skipped,
+    not failed, and each failure and skip is listed with its reason. Exits 1 when any check
+    fails.
     """
     installed = installed_targets()
     unknown = [name for name in only if name not in installed]
@@ -584,7 +594,7 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
             }
         )
     else:
-        _matrix(tools, names, results)
+        check_report([tool.name for tool in tools], names, results)
     if failures:
         sys.exit(FAILED)
 
@@ -615,45 +625,12 @@ def _checked(
     return results
 
 
-def _matrix(tools: Sequence[Any], names: Sequence[str], results: Sequence[CheckResult]) -> None:
-    from rich.table import Table
-
-    out = console()
-    table = Table("tool", *("direct" if n == "standard" else n for n in names), title="check")
-    for tool in tools:
-        cells = []
-        for name in names:
-            mine = [r for r in results if r.tool == tool.name and r.target == name]
-            ran = [r for r in mine if r.status != "skip"]
-            failed = [r for r in ran if r.status == "fail"]
-            if failed:
-                cells.append(f"[red]FAIL[/red] {len(ran) - len(failed)}/{len(mine)}")
-            elif ran:
-                cells.append(f"[green]pass[/green] {len(ran)}/{len(mine)}")
-            else:
-                cells.append("[dim]skip[/dim]")
-        table.add_row(tool.name, *cells)
-    out.print(table)
-    failures = [r for r in results if r.status == "fail"]
-    skipped = {(r.target, r.check, r.reason) for r in results if r.status == "skip"}
-    for r in failures:
-        out.print(
-            f"FAIL {r.tool} -> {r.target}, {r.check}: {r.reason}", markup=False, soft_wrap=True
-        )
-    for target, check, reason in sorted(skipped):
-        out.print(
-            f"skipped {check} for {target}: {reason}", markup=False, style="dim", soft_wrap=True
-        )
-    passed = sum(r.status == "pass" for r in results)
-    out.print(
-        f"{len(tools)} tool(s) x {len(names)} target(s): {passed} checks passed, "
-        f"{len(failures)} failed, {len(results) - passed - len(failures)} skipped",
-        markup=False,
-    )
-
-
+check.help = inspect.cleandoc(check.help or "").replace(
+    "{checks}",
+    "\n".join(f"`{name}`: {DESCRIPTIONS[name]}." for name in CHECKS).replace("\n", "\n\n"),
+)
 for _command in (list_, show, call, serve, check):
-    _command.help = f"{_command.help}\n\n{SOURCE_HELP}"
+    _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
 
 
 def _show_warning(
@@ -682,6 +659,9 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         status = cli.main(args=args, prog_name=PROG, standalone_mode=False)
     except click.exceptions.Exit as exit_:
         status = exit_.exit_code
+    except click.exceptions.NoArgsIsHelpError as error:  # the bare command: click's own help
+        error.show()
+        status = error.exit_code
     except SystemExit as exit_:  # a command's own exit status
         status = FAILED if isinstance(exit_.code, str) else exit_.code or 0
     except click.UsageError as error:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-__all__ = ["arguments_summary", "console", "print_json", "summary"]
+from standard_tool.checks import CheckResult, failures, heading, legend, skipped, tally
+
+__all__ = ["arguments_summary", "check_report", "console", "print_json", "summary"]
 
 
 def print_json(value: Any, file: TextIO | None = None) -> None:
@@ -19,11 +22,13 @@ def print_json(value: Any, file: TextIO | None = None) -> None:
 
 
 def console(stderr: bool = False) -> Any:
-    """A rich console on stdout (or stderr), as wide as the terminal (120 columns otherwise)."""
+    """A rich console on stdout (or stderr), as wide as the terminal or ``COLUMNS`` (120
+    columns otherwise)."""
     from rich.console import Console
 
     stream = sys.stderr if stderr else sys.stdout
-    return Console(file=stream, width=None if stream.isatty() else 120, soft_wrap=False)
+    sized = stream.isatty() or os.environ.get("COLUMNS", "").isdigit()
+    return Console(file=stream, width=None if sized else 120, soft_wrap=False)
 
 
 def summary(text: str | None) -> str:
@@ -66,3 +71,84 @@ def arguments_summary(schema: Mapping[str, Any]) -> str:
             line += f" = {json.dumps(sub['default'])}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def check_report(
+    tools: Sequence[str], targets: Sequence[str], results: Sequence[CheckResult]
+) -> None:
+    """The results of ``standard-tool check`` on stdout: a title, a tool x target table that
+    fits the console without cutting a name, what its cells mean, each failure and skip with
+    its reason, and the counts."""
+    from rich.text import Text
+
+    out = console()
+    out.print(Text(heading(len(tools), len(targets)), style="bold"))
+    out.print(_table(out, tools, targets, results))
+    for line in legend(targets):
+        out.print(line, markup=False, style="dim", highlight=False)
+    for result in failures(results):  # each on one line, whatever the width, for grep
+        out.print(
+            f"FAIL {result.tool} -> {result.target}, {result.check}: {result.reason}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    for line in skipped(results):
+        out.print(line, markup=False, style="dim", highlight=False, soft_wrap=True)
+    passed = sum(result.status == "pass" for result in results)
+    failed = len(failures(results))
+    out.print(
+        f"{passed} checks passed, {failed} failed, {len(results) - passed - failed} skipped",
+        markup=False,
+        highlight=False,
+    )
+
+
+_UNBOUNDED = 1_000_000
+"""A console width no table reaches: what a table measures when nothing wraps."""
+
+
+def _cell(text: str) -> Any:
+    from rich.text import Text
+
+    cell = Text(text)
+    for word, style in (("FAIL", "bold red"), ("pass", "green"), ("skip", "dim")):
+        cell.highlight_words([word], style)
+    return cell
+
+
+def _table(
+    out: Any, tools: Sequence[str], targets: Sequence[str], results: Sequence[CheckResult]
+) -> Any:
+    """The first table that fits ``out`` without cutting a name: a row per tool and a column
+    per target, each cell on one line, then a line per status; a row per target and a column
+    per tool; else a row per tool and target."""
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    def cell(tool: str, target: str, separator: str = ", ") -> Any:
+        mine = [r for r in results if r.tool == tool and r.target == target]
+        return _cell(tally(mine, separator))
+
+    for by_tool, separator in ((True, ", "), (True, "\n"), (False, ", ")):
+        rows, columns = (tools, targets) if by_tool else (targets, tools)
+        table = Table("tool" if by_tool else "target", *columns, show_lines=separator == "\n")
+        for header in table.columns:
+            header.no_wrap = True
+        for row in rows:
+            table.add_row(
+                row,
+                *(
+                    cell(row, column, separator) if by_tool else cell(column, row, separator)
+                    for column in columns
+                ),
+            )
+        if Measurement.get(out, out.options.update_width(_UNBOUNDED), table).maximum <= out.width:
+            return table
+    table = Table("tool", "target", "checks")
+    for header in table.columns:
+        header.overflow = "fold"
+    for tool in tools:
+        for index, target in enumerate(targets):
+            table.add_row(tool, target, cell(tool, target), end_section=index == len(targets) - 1)
+    return table

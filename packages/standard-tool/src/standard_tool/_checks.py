@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from .registry import adopt, convert, runtime, targets
 __all__ = [
     "CHECKS",
     "CONTEXT",
+    "DESCRIPTIONS",
     "DIRECT",
     "CheckResult",
     "Probe",
@@ -35,9 +37,13 @@ __all__ = [
     "definition_difference",
     "failures",
     "first_difference",
+    "heading",
     "installed_targets",
+    "legend",
     "one_line",
     "probe",
+    "skipped",
+    "tally",
 ]
 
 T = TypeVar("T")
@@ -49,6 +55,16 @@ DIRECT = "standard"
 """The core's own target: the tool called directly."""
 CHECKS = ("convert", "schema", "round trip", "call", "refuse")
 """What runs for each tool and target, in order."""
+DESCRIPTIONS: Mapping[str, str] = {
+    "convert": "the tool converts to the target",
+    "schema": "a model is shown the tool's input schema, unchanged",
+    "round trip": "adopted back, it has the same name, title, description, meta and schemas",
+    "call": "an input generated from its schema gives the direct call's result (or error)",
+    "refuse": "an input its schema refuses is refused as directly, the error naming the tool",
+}
+"""Each check of :data:`CHECKS` in a few words: when it passes."""
+_WORDS: dict[Status, str] = {"fail": "FAIL", "pass": "pass", "skip": "skip"}
+"""How a table of results writes each status, a failure first and in capitals."""
 _FIELDS = ("name", "title", "description")
 _TRACEBACK = "Traceback (most recent call last)"
 
@@ -118,6 +134,61 @@ def installed_targets() -> list[str]:
 def failures(results: Iterable[CheckResult]) -> list[CheckResult]:
     """The failed ones among ``results``."""
     return [result for result in results if result.status == "fail"]
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def heading(tools: int, targets: int) -> str:
+    """The title of a tool x target table of results: what was checked."""
+    return f"Checked {_plural(tools, 'tool')} x {_plural(targets, 'target')}: {', '.join(CHECKS)}"
+
+
+def tally(results: Iterable[CheckResult], separator: str = ", ") -> str:
+    """The cell of one tool and target in a table of results: how many checks failed,
+    passed and were skipped, e.g. ``pass 3, skip 2`` (``-`` when none ran)."""
+    counts = Counter(result.status for result in results)
+    shown = [f"{word} {counts[status]}" for status, word in _WORDS.items() if counts[status]]
+    return separator.join(shown) or "-"
+
+
+def legend(targets: Iterable[str] = ()) -> list[str]:
+    """The lines that explain a table of results whose columns are ``targets``: the checks a
+    cell counts and what its words mean."""
+    width = max(len(check) for check in CHECKS)
+    lines = ["A cell counts the checks of one tool through one target:"]
+    lines += [f"  {check.ljust(width)}  {DESCRIPTIONS[check]}" for check in CHECKS]
+    if DIRECT in targets:
+        lines.append(
+            f"{DIRECT}: the tool called directly, the reference for the other targets "
+            "(call and refuse only)"
+        )
+    lines += [
+        f"{_WORDS['pass']} N: N checks passed",
+        f"{_WORDS['skip']} N: N checks do not apply to that target, each listed with the reason "
+        "(not a failure)",
+        f"{_WORDS['fail']} N: N checks failed, each listed with the reason",
+    ]
+    return lines
+
+
+def skipped(results: Iterable[CheckResult]) -> list[str]:
+    """One line per reason checks were skipped, naming the checks and the targets."""
+    where: dict[tuple[str, str], list[str]] = {}
+    for result in results:
+        if result.status == "skip":
+            targets = where.setdefault((result.check, result.reason), [])
+            if result.target not in targets:
+                targets.append(result.target)
+    grouped: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for (check, reason), names in where.items():
+        grouped.setdefault((reason, tuple(names)), []).append(check)
+    lines = []
+    for (reason, skipped_for), checks in grouped.items():
+        checks.sort(key=lambda check: CHECKS.index(check) if check in CHECKS else len(CHECKS))
+        lines.append(f"skipped {', '.join(checks)} for {', '.join(skipped_for)}: {reason}")
+    return lines
 
 
 def _error_text(error: BaseException) -> str:

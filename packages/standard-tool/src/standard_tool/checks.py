@@ -14,6 +14,9 @@ call. Each target gets the checks of :data:`CHECKS`:
   type, a required field missing, an unexpected field), is refused as the direct call
   refuses it, with an error naming the tool.
 
+:func:`heading`, :func:`tally`, :func:`legend` and :func:`skipped` word a tool x target table
+of results, the same in ``standard-tool check`` and the ``pytest-standard-tool`` plugin.
+
 Every call, direct or not, gets the context :data:`CONTEXT`. A target whose adapter
 registers no runtime runs only ``convert``. The provider targets (``openai``, ``anthropic``,
 ``gemini``, ``hf``) answer a model's call in their own envelope with
@@ -35,6 +38,7 @@ contract (``standard_tool.testing``). Generating inputs needs ``standard-tool[ch
 from ._checks import (
     CHECKS,
     CONTEXT,
+    DESCRIPTIONS,
     DIRECT,
     CheckResult,
     Probe,
@@ -44,9 +48,13 @@ from ._checks import (
     definition_difference,
     failures,
     first_difference,
+    heading,
     installed_targets,
+    legend,
     one_line,
     probe,
+    skipped,
+    tally,
 )
 from ._sample_inputs import invalid_inputs, sample_inputs
 from ._waiting import running_threads
@@ -54,6 +62,7 @@ from ._waiting import running_threads
 __all__ = [
     "CHECKS",
     "CONTEXT",
+    "DESCRIPTIONS",
     "DIRECT",
     "CheckResult",
     "Probe",
@@ -63,10 +72,14 @@ __all__ = [
     "definition_difference",
     "failures",
     "first_difference",
+    "heading",
     "installed_targets",
     "invalid_inputs",
+    "legend",
     "one_line",
     "probe",
     "running_threads",
     "sample_inputs",
+    "skipped",
+    "tally",
 ]
