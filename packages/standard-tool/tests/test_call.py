@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from standard_tool import Tool, ToolValidationError, acall, call, tool
-from standard_tool.exceptions import ToolExecutionError
+from standard_tool import Tool, ToolValidationError, acall, call, jsonable, tool
+from standard_tool.exceptions import NotJsonError, ToolExecutionError
 from standard_tool.testing import within
 
 
@@ -716,3 +716,27 @@ def test_a_ctrl_c_while_waiting_is_the_callers_not_the_tools() -> None:
         timer.cancel()
     assert time.monotonic() - start < 3
     assert call(async_add, {"a": 1, "b": 1}) == 2
+
+
+def test_an_iterator_returned_without_an_output_schema_is_refused_unread() -> None:
+    read: list[int] = []
+
+    def counting(n: int):  # type: ignore[no-untyped-def]
+        """Count up to n."""
+        for i in range(n):
+            read.append(i)
+            yield i
+
+    subject = tool(counting)
+    for run in (lambda: call(subject, {"n": 3}), lambda: asyncio.run(acall(subject, {"n": 3}))):
+        with pytest.raises(ToolValidationError) as raised:
+            within(10, run)
+        assert (raised.value.tool, raised.value.target) == ("counting", "output")
+        assert "is not JSON data (generator" in str(raised.value)
+        assert "iterator" in str(raised.value)
+    assert read == []  # nothing was consumed, nothing answered as []
+    holder = Tool(name="holder", description="d", execute=lambda input: iter([1, 2]))
+    with pytest.raises(ToolValidationError, match=r"not JSON data \(list_iterator"):
+        call(holder, {})
+    with pytest.raises(NotJsonError, match="iterator"):
+        jsonable({"items": (i for i in range(2))})

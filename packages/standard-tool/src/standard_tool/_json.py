@@ -6,14 +6,15 @@ string). Anything else is refused with an issue naming where it is and which rul
 never the value itself.
 
 Input is held to that as it is. Output is held to it as serialized by :func:`jsonable`: a
-pydantic model, a date or a set is fine, a NaN, a value containing itself or bytes that are
-not UTF-8 are not (binary data is fine as media that names its MIME type, see
+pydantic model, a date or a set is fine, a NaN, a value containing itself, bytes that are
+not UTF-8 or an iterator (a generator: checking it would read it up) are not (binary data is fine as media that names its MIME type, see
 :func:`is_media`).
 """
 
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterator
 from typing import Any
 
 from .exceptions import Issue, NotJsonError, PathItem
@@ -41,6 +42,7 @@ SCALARS: frozenset[type] = frozenset({str, int, bool, type(None)})
 NOT_FINITE = "must be a finite number (NaN and infinity are not JSON)"
 TOO_DEEP = (Issue(f"value nests deeper than {MAX_DEPTH} levels"),)
 _BAD_KEY = "has a key that is not a string"
+_ONE_SHOT = "is not JSON data ({}: an iterator, which can be read only once; return a list)"
 
 _Node = tuple[Any, tuple[PathItem, ...], int]
 
@@ -98,6 +100,8 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
                 issues.append(Issue(NOT_FINITE, path))
         elif isinstance(node, (str, int)):
             continue
+        elif isinstance(node, Iterator):  # serializing it would read it up, and lose it
+            issues.append(Issue(_ONE_SHOT.format(kind.__name__), path))
         elif convert and id(node) not in made:
             converted = _convert(node, path, issues)
             if converted is not None:
