@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ._json import SCALARS, json_issues
+from ._json import SCALARS, json_issues, plain
 from ._protocols import StandardTool
 from ._redact import redact_error, secrets_of
 from ._schema import JsonSchema
@@ -150,7 +150,8 @@ def _not_a_tool(obj: Any, caller: str) -> UsageError:
 
 def _check_output(tool: Any, result: Any) -> None:
     """A result must serialize to JSON data (see :func:`standard_tool.jsonable`)."""
-    if type(result) in SCALARS:
+    kind = type(result)
+    if kind in SCALARS and (kind is not str or plain(result)):
         return
     if isinstance(tool, Tool) and type(tool.output_schema) is JsonSchema:
         return  # its raw output schema held the result to JSON data already
@@ -188,7 +189,7 @@ def call(
         if seconds is None:
             result = execute(input, context)
             kind = type(result)
-            if kind in SCALARS:
+            if kind in SCALARS and (kind is not str or result.isascii()):
                 return result
             if kind is not dict and kind is not list and inspect.isawaitable(result):
                 result = wait(result, None)

@@ -12,6 +12,7 @@ from typing import Any, overload
 from ._execution import checker, executor
 from ._protocols import StandardSchema
 from ._schema import JsonSchema, as_schema
+from ._text import clip
 from ._waiting import timeout_seconds
 from .exceptions import UsageError
 
@@ -25,9 +26,9 @@ _NO_META: Mapping[str, Any] = MappingProxyType({})
 
 def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise UsageError(f"a tool name is a non-empty string, not {name!r}")
+        raise UsageError(f"a tool name is a non-empty string, not {clip(repr(name))}")
     if len(name) > 256 or not name.isprintable():
-        raise UsageError(f"tool name {name[:80]!r} is too long or has control characters")
+        raise UsageError(f"tool name {clip(name)!r} is too long or has control characters")
     return name
 
 
