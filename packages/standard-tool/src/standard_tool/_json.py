@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ._probe import attribute, is_instance
 from .exceptions import Issue, NotJsonError, PathItem
 
 __all__ = [
@@ -244,12 +245,9 @@ def is_media(value: Any) -> bool:
     bytes and a ``mime_type`` string (the MCP adapter's ``Image``, ``Audio``, ``Resource``).
     Adapters present it as binary content; as JSON its bytes are base64. Bare bytes have no
     such form: they are JSON only as UTF-8 text."""
-    try:
-        return isinstance(getattr(value, "data", None), (bytes, bytearray)) and isinstance(
-            getattr(value, "mime_type", None), str
-        )
-    except Exception:  # a hostile __getattr__: not media
-        return False
+    return is_instance(attribute(value, "data"), (bytes, bytearray)) and is_instance(
+        attribute(value, "mime_type"), str
+    )
 
 
 def jsonable(value: Any) -> Any:

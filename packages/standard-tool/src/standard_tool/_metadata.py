@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ._json_schemas import output_json_schema
+from ._probe import is_instance
 from ._protocols import StandardTool
 from .names import NameMap, NameRule
 from .registry import adopt, is_standard_tool
@@ -75,9 +76,9 @@ def unpack_metadata(metadata: Any) -> Stored:
 def as_tools(tools: Any) -> list[Any]:
     """One tool or several: a standard tool, a function or a framework's tool object is one;
     a list, tuple, set or other iterable is several."""
-    if is_standard_tool(tools) or isinstance(tools, (str, bytes, Mapping)) or callable(tools):
+    if is_standard_tool(tools) or is_instance(tools, (str, bytes, Mapping)) or callable(tools):
         return [tools]
-    if isinstance(tools, Iterable):
+    if is_instance(tools, Iterable):
         return list(tools)
     return [tools]
 
