@@ -374,8 +374,28 @@ def adopt_tools(obj: Any) -> list[StandardTool]:
     if tools is not None:
         return list(tools)
     if is_instance(obj, (list, tuple)):
-        return [tool for item in obj for tool in adopt_tools(item)]
+        held: list[StandardTool] = []
+        for index, item in enumerate(obj):
+            try:
+                held += adopt_tools(item)
+            except UnsupportedObjectError as error:
+                within = is_instance(item, (list, tuple))  # the error names the element in it
+                raise _not_adoptable(obj, index, item, error, within) from error
+        return held
     return [adopt(obj)]
+
+
+def _not_adoptable(
+    several: Any, index: int, item: Any, error: UnsupportedObjectError, within: bool = False
+) -> UnsupportedObjectError:
+    """``error`` (``item`` is not adoptable) said of element ``index`` of ``several``;
+    ``within``: ``error`` is about an element of ``item``, which it names."""
+    where = f"element {index} of the {type(several).__name__}"
+    if within:
+        return UnsupportedObjectError(f"{where}: {error}")
+    kind = type(item).__name__
+    article = "an" if kind[:1].lower() in "aeiou" else "a"
+    return UnsupportedObjectError(f"{where} ({article} {kind}) is not a tool: {error}")
 
 
 def runtime(target: str) -> Runtime | None:
