@@ -153,13 +153,17 @@ class Tool:
     ) -> Tool:
         """Build a tool from a typed function; its docstring gives the descriptions.
 
+        A ``UserWarning`` says what the model will not be told: a parameter with no type
+        annotation (any value will do), or no description (no docstring, none given).
+
         A parameter named ``context`` receives the per-call context and is not in the schema.
         ``localns`` resolves string annotations that name types local to a function
         (the :func:`tool` decorator passes its caller's locals).
         """
-        from ._function import inspect_function
+        from ._function import inspect_function, warn_undescribed
 
         signature = inspect_function(function, localns)
+        warn_undescribed(name or signature.name, signature, described=description is not None)
         self = cls.__new__(cls)
         self._setup(
             name=name or signature.name,
