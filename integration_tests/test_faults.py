@@ -485,7 +485,11 @@ def test_a_description_over_1024_characters_is_kept_or_refused_clearly(
     """LlamaIndex's ``to_openai_tool`` raises past 1,024 characters: its adapter refuses such
     a tool when converting, naming it; every other target carries the description whole."""
     long = "Look an item up.\n\n" + "A rule about units and prices. " * 60
-    tool = st.tool(lambda sku: {"sku": sku}, name="lookup", description=long)
+
+    def lookup(sku: str) -> dict[str, str]:
+        return {"sku": sku}
+
+    tool = st.tool(lookup, description=long)
     for target in TARGETS:
         if target == "llama-index":
             with pytest.raises(ConversionError, match="'lookup'.*1,024"):

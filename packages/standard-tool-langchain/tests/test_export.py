@@ -406,6 +406,7 @@ def _misbehave(kind: str) -> Any:
         "deep": _deep,
         "bytes": lambda: b"\xff",
         "nan": lambda: {"temperature": float("nan")},
+        "generator": lambda: (n for n in range(3)),
     }[kind]()
 
 
@@ -428,6 +429,10 @@ HOSTILE = [
     ("deep", "Invalid output for tool '{name}'"),
     ("bytes", "Invalid output for tool '{name}'"),
     ("nan", "Invalid output for tool '{name}'"),
+    (
+        "generator",
+        "Invalid output for tool '{name}' (1 issue):\n  - <root>: is not JSON data (generator",
+    ),
 ]
 
 

@@ -142,9 +142,10 @@ async def test_a_failing_context_getter_is_an_error_output_without_its_message(
 
 
 async def test_return_direct_ends_the_run_with_the_result(agent: Any) -> None:
-    tool = st.tool(
-        lambda a: a * 10, name="scale", description="Scale.", meta={"return_direct": True}
-    )
+    def scale(a: int) -> int:
+        return a * 10
+
+    tool = st.tool(scale, description="Scale.", meta={"return_direct": True})
     run = await agent([to_llama_index(tool)], [[("scale", {"a": 4})], "never said"])
     assert run.outputs[0].raw_output == 40
     assert run.answer == "40"

@@ -123,7 +123,7 @@ async def test_a_call_tool_result_passes_through() -> None:
 
 
 async def test_names_are_sanitized_and_collisions_refused() -> None:
-    renamed = tool(lambda: 1, name="a tool")  # type: ignore[arg-type]
+    renamed = tool(lambda: 1, name="a tool", description="One.")  # type: ignore[arg-type]
     async with memory_session(to_mcp_server([renamed])) as session:
         assert [t.name for t in (await list_tools_page(session, None))[0]] == ["a_tool"]
     with pytest.raises(ToolNameError):

@@ -197,6 +197,19 @@ def test_hostile_arguments_are_retries_without_traceback(arguments: str) -> None
     assert outcome(second).error is None
 
 
+def test_a_number_too_large_to_read_is_a_retry_saying_so() -> None:
+    big = "1" * 5000
+    _, result = run_agent(
+        [[("place_order", f'{{"quantity": {big}}}')], [("place_order", VALID_ORDER)]],
+        tools=[to_pydantic_ai(order_tool())],
+    )
+    first, second = answers(result)
+    assert is_retry(first)
+    text = outcome(first).error or ""
+    assert "too large" in text and "not valid JSON" not in text and big not in text, text
+    assert outcome(second).error is None
+
+
 def test_invalid_arguments_are_refused_before_approval_is_asked() -> None:
     toolset = to_pydantic_ai_toolset([order_tool()]).approval_required()
     script, result = run_agent(

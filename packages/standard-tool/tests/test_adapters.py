@@ -31,6 +31,7 @@ from standard_tool.exceptions import (
     ToolExecutionError,
     ToolNameError,
     ToolValidationError,
+    UnsupportedObjectError,
     UsageError,
 )
 from standard_tool.names import MCP_NAMES, OPENAI_NAMES
@@ -203,6 +204,35 @@ def test_export_tools_takes_one_or_many_and_refuses_collisions() -> None:
     with pytest.raises(ToolNameError, match="two tools are named 'add'"):
         export_tools([tools["add"], tools["add"]], lambda t, n: n, OPENAI_NAMES)
     assert as_tools(x for x in [shout]) == [shout]
+
+
+def test_an_element_that_is_not_a_tool_is_named_by_its_index() -> None:
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    for several in ([shout, 3], (shout, 3)):
+        kind = type(several).__name__
+        with pytest.raises(UnsupportedObjectError) as raised:
+            export_tools(several, lambda tool, name: name, OPENAI_NAMES)
+        assert str(raised.value).startswith(
+            f"element 1 of the {kind} (an int) is not a tool: no installed adapter can adopt "
+            "builtins.int"
+        ), str(raised.value)
+        with pytest.raises(UnsupportedObjectError) as raised:
+            st.registry.adopt_tools(several)
+        assert str(raised.value).startswith(f"element 1 of the {kind} (an int) is not a tool")
+    with pytest.raises(UnsupportedObjectError) as raised:
+        st.registry.adopt_tools([shout, [shout, 3]])
+    assert str(raised.value).startswith(
+        "element 1 of the list: element 1 of the list (an int) is not a tool"
+    )
+    with pytest.raises(UnsupportedObjectError) as raised:
+        export_tools([shout, shout, [shout]], lambda tool, name: name, OPENAI_NAMES)
+    assert str(raised.value).startswith("element 2 of the list (a list) is not a tool")
+    with pytest.raises(UnsupportedObjectError) as raised:
+        export_tools(3, lambda tool, name: name, OPENAI_NAMES)  # one object: named as it was
+    assert str(raised.value).startswith("no installed adapter can adopt builtins.int")
 
 
 # -- Adapter --------------------------------------------------------------------------------

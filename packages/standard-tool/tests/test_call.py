@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from standard_tool import Tool, ToolValidationError, acall, call, tool
-from standard_tool.exceptions import ToolExecutionError
+from standard_tool import Tool, ToolValidationError, acall, call, jsonable, tool
+from standard_tool.exceptions import NotJsonError, ToolExecutionError
 from standard_tool.testing import within
 
 
@@ -66,6 +66,7 @@ def test_async_tool_keeps_its_loop_between_sync_calls() -> None:
 
     @tool
     async def where() -> int:
+        """Where."""
         loops.append(asyncio.get_running_loop())
         return len(loops)
 
@@ -77,6 +78,7 @@ def test_async_tool_keeps_its_loop_between_sync_calls() -> None:
 def test_nested_sync_calls_from_an_async_tool_do_not_deadlock() -> None:
     @tool
     async def outer(n: int) -> int:
+        """Outer."""
         total: int = call(async_add, {"a": n, "b": 1})  # a sync call made on the background loop
         return total
 
@@ -88,6 +90,7 @@ async def test_acall_runs_sync_tools_off_the_loop() -> None:
 
     @tool
     def blocking() -> str:
+        """Blocking."""
         time.sleep(0.3)
         return threading.current_thread().name
 
@@ -104,6 +107,7 @@ async def test_acall_runs_sync_tools_off_the_loop() -> None:
 async def test_acall_runs_concurrently() -> None:
     @tool
     async def nap(seconds: float) -> float:
+        """Nap."""
         await asyncio.sleep(seconds)
         return seconds
 
@@ -185,6 +189,7 @@ def test_blocked_loop_names_the_loop_a_sync_caller_blocks() -> None:
 
     @tool
     async def probe() -> None:
+        """Probe."""
         seen.append((blocked_loop(), asyncio.get_running_loop()))
 
     call(probe, {})  # no loop in this thread: nothing is blocked
@@ -258,6 +263,7 @@ def test_sync_call_inside_a_running_loop_survives_system_exit() -> None:
 def test_nested_sync_call_on_the_shared_loop_survives_system_exit() -> None:
     @tool
     async def outer() -> str:
+        """Outer."""
         try:
             call(_raiser(SystemExit(3), is_async=True), {})
         except ToolExecutionError as error:
@@ -298,6 +304,7 @@ def test_the_shared_loop_survives_a_callback_that_exits() -> None:
 def test_cancellation_is_not_swallowed() -> None:
     @tool
     async def cancelled() -> None:
+        """Cancelled."""
         raise asyncio.CancelledError
 
     async def main() -> None:
@@ -319,6 +326,7 @@ class Unprintable(Exception):
 def test_an_exception_whose_str_raises_is_described_safely(runner: str) -> None:
     @tool
     def rude() -> None:
+        """Rude."""
         raise Unprintable
 
     with pytest.raises(ToolExecutionError) as raised:
@@ -501,6 +509,7 @@ def test_calling_a_foreign_tool_object_is_a_usage_error() -> None:
 def test_an_attribute_error_inside_a_tool_is_still_a_tool_failure() -> None:
     @tool
     def broken() -> None:
+        """Broken."""
         _ = None.missing  # type: ignore[attr-defined]
 
     with pytest.raises(ToolExecutionError, match="AttributeError"):
@@ -558,6 +567,7 @@ def test_a_tool_declares_its_own_timeout() -> None:
 
     @tool(timeout=0.2)
     async def slow() -> str:
+        """Slow."""
         await asyncio.sleep(5)
         return "late"
 
@@ -586,6 +596,7 @@ def test_any_conforming_tool_may_declare_a_timeout() -> None:
 def test_an_explicit_timeout_overrides_the_tools() -> None:
     @tool(timeout=0.1)
     async def nap() -> str:
+        """Nap."""
         await asyncio.sleep(0.3)
         return "awake"
 
@@ -597,6 +608,7 @@ def test_an_async_tool_that_ignores_cancellation_times_out() -> None:
 
     @tool
     async def stubborn() -> str:
+        """Stubborn."""
         for _ in range(30):
             try:
                 await asyncio.sleep(0.1)
@@ -619,6 +631,7 @@ def test_an_async_tool_blocking_the_shared_loop_times_out_and_later_calls_work()
 
     @tool
     async def hog() -> str:
+        """Hog."""
         time.sleep(3)  # blocks the event loop it runs on
         return "done"
 
@@ -644,6 +657,7 @@ def test_a_timeout_keeps_context_variables() -> None:
 
     @tool
     def read() -> str:
+        """Read."""
         return var.get()
 
     var.set("set")
@@ -716,3 +730,27 @@ def test_a_ctrl_c_while_waiting_is_the_callers_not_the_tools() -> None:
         timer.cancel()
     assert time.monotonic() - start < 3
     assert call(async_add, {"a": 1, "b": 1}) == 2
+
+
+def test_an_iterator_returned_without_an_output_schema_is_refused_unread() -> None:
+    read: list[int] = []
+
+    def counting(n: int):  # type: ignore[no-untyped-def]
+        """Count up to n."""
+        for i in range(n):
+            read.append(i)
+            yield i
+
+    subject = tool(counting)
+    for run in (lambda: call(subject, {"n": 3}), lambda: asyncio.run(acall(subject, {"n": 3}))):
+        with pytest.raises(ToolValidationError) as raised:
+            within(10, run)
+        assert (raised.value.tool, raised.value.target) == ("counting", "output")
+        assert "is not JSON data (generator" in str(raised.value)
+        assert "iterator" in str(raised.value)
+    assert read == []  # nothing was consumed, nothing answered as []
+    holder = Tool(name="holder", description="d", execute=lambda input: iter([1, 2]))
+    with pytest.raises(ToolValidationError, match=r"not JSON data \(list_iterator"):
+        call(holder, {})
+    with pytest.raises(NotJsonError, match="iterator"):
+        jsonable({"items": (i for i in range(2))})

@@ -161,6 +161,8 @@ BAD: dict[str, Callable[[], Any]] = {
     "nan": lambda: float("nan"),
     "inf": lambda: float("-inf"),
     "int-key": lambda: {1: "x"},
+    "lone-surrogate": lambda: "a\ud800",
+    "lone-surrogate-key": lambda: {"\udfff": 1},
     "too-deep": _deep,
     # jsonschema-rs reads these as their values wherever it looks: only the walk refuses them
     "decimal": lambda: decimal.Decimal("1"),
@@ -315,6 +317,7 @@ _OTHER_LEAVES = st.sampled_from(
         Mood.GLAD,
         Letter.X,
         range(2),
+        "\ud83d",
         # JSON data, though not of the exact types the fast walk takes
         (),
         (1, "x"),
@@ -327,7 +330,7 @@ _OTHER_LEAVES = st.sampled_from(
 _KEYS = st.one_of(
     st.sampled_from(["a", "b", "c", "x", "p1"]),
     st.text(max_size=3),
-    st.sampled_from([1, None, (1,), Size.BIG, Mood.GLAD]),
+    st.sampled_from([1, None, (1,), Size.BIG, Mood.GLAD, "\udc80"]),
 )
 
 

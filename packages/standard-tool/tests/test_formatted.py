@@ -157,6 +157,7 @@ def test_hostile_async_tool_gives_error_data(kind: str, expected: str) -> None:
 def test_a_timeout_gives_error_data() -> None:
     @tool(timeout=0.2)
     async def slow() -> str:
+        """Slow."""
         await asyncio.sleep(5)
         return "late"
 

@@ -237,7 +237,7 @@ def test_adopt_returns_conforming_tools_unchanged_and_wraps_functions(
 
 def test_unknown_target_lists_installed(plugin_manager: pluggy.PluginManager) -> None:
     with pytest.raises(UnknownTargetError) as raised:
-        st.convert(st.tool(lambda: None), to="nowhere")
+        st.convert(st.tool(lambda: None, description="Nothing."), to="nowhere")
     assert "'standard'" in str(raised.value) and "nowhere" in str(raised.value)
     assert isinstance(raised.value, PluginError)
 

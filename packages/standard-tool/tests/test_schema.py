@@ -483,6 +483,7 @@ class AnyObject:
 def test_pydantic_input_deeper_than_the_limit_is_refused() -> None:
     @tool_decorator
     def take(value: Any = None) -> str:
+        """Take."""
         return "ran"
 
     deep: Any = []

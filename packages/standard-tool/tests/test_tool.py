@@ -83,6 +83,7 @@ def test_docstring_styles(style: str) -> None:
 def test_decorator_options_and_plain_call() -> None:
     @tool(name="renamed", title="Nice title", description="Custom.", meta={"destructive": True})
     def f(a: int) -> int:
+        """F."""
         return a * 2
 
     assert (f.name, f.title, f.description, dict(f.meta)) == (
@@ -101,6 +102,7 @@ def test_context_is_passed_not_validated_not_in_schema() -> None:
 
     @tool
     def f(a: int, context: Any) -> int:
+        """F."""
         seen.append(context)
         return a
 
@@ -129,6 +131,7 @@ def test_invalid_input_names_tool_and_fields(value: Any, fields: tuple[str, ...]
 
     @tool
     def add(a: int, b: int) -> int:
+        """Add."""
         calls.append((a, b))
         return a + b
 
@@ -143,6 +146,7 @@ def test_invalid_input_names_tool_and_fields(value: Any, fields: tuple[str, ...]
 def test_invalid_output_raises_output_error() -> None:
     @tool
     def bad() -> int:
+        """Bad."""
         return "not a number"  # type: ignore[return-value]
 
     with pytest.raises(ToolValidationError) as raised:
@@ -153,6 +157,7 @@ def test_invalid_output_raises_output_error() -> None:
 def test_function_that_raises_propagates_from_execute() -> None:
     @tool
     def boom() -> None:
+        """Boom."""
         raise KeyError("missing thing")
 
     with pytest.raises(KeyError):
@@ -162,6 +167,7 @@ def test_function_that_raises_propagates_from_execute() -> None:
 def test_async_function_tool() -> None:
     @tool
     async def double(n: int) -> int:
+        """Double."""
         await asyncio.sleep(0)
         return n * 2
 
@@ -174,6 +180,7 @@ def test_async_function_tool() -> None:
 def test_argument_names_pydantic_reserves() -> None:
     @tool
     def f(json: str, schema: int, model_config: bool = False) -> str:
+        """F."""
         return f"{json}-{schema}-{model_config}"
 
     assert set(input_json_schema(f)["properties"]) == {"json", "schema", "model_config"}
@@ -186,6 +193,7 @@ def test_argument_names_pydantic_reserves() -> None:
 def test_positional_only_parameters() -> None:
     @tool
     def f(a: int, /, b: int) -> int:
+        """F."""
         return a - b
 
     assert f.execute({"a": 5, "b": 2}) == 3
@@ -265,6 +273,7 @@ def test_input_and_output_schemas_differ_for_transforming_types() -> None:
 
     @tool
     def pay(amount: Money) -> Money:
+        """Pay."""
         return amount
 
     assert "euros" not in input_json_schema(pay)["$defs"]["Money"]["properties"]
@@ -284,6 +293,7 @@ def test_typed_dict_and_dataclass_arguments() -> None:
 
     @tool
     def f(options: Options, box: Box) -> int:
+        """F."""
         return box.size if options["verbose"] else 0
 
     assert f.execute({"options": {"verbose": True}, "box": {"size": 3}}) == 3
@@ -302,7 +312,7 @@ def test_standard_tool_protocol_accepts_plain_objects() -> None:
         execute=lambda input, context=None: 1,
     )
     assert isinstance(ns, st.StandardTool)
-    assert isinstance(tool(lambda: 1), st.StandardTool) or True  # lambdas are named "<lambda>"
+    assert isinstance(tool(lambda: 1, description="One."), st.StandardTool)
     assert isinstance(Tool(name="x", description="d", execute=lambda i: i), st.StandardTool)
 
 
@@ -318,14 +328,18 @@ def test_async_callable_object_as_execute() -> None:
 
 def test_any_or_missing_return_declares_no_output_schema() -> None:
     def untyped(a: int):  # type: ignore[no-untyped-def]
+        """Untyped."""
         return a
 
     def anything(a: int) -> Any:
+        """Anything."""
         return a
 
     assert tool(untyped).output_schema is None and tool(anything).output_schema is None
     assert output_json_schema(tool(anything)) is None
-    assert output_json_schema(tool(lambda a: None)) is None
+    with pytest.warns(UserWarning, match="no type for its parameter 'a'"):
+        untyped_lambda = tool(lambda a: None, description="Nothing.")
+    assert output_json_schema(untyped_lambda) is None
 
 
 def test_output_errors_read_as_output() -> None:
@@ -334,10 +348,12 @@ def test_output_errors_read_as_output() -> None:
 
     @tool
     def count() -> int:
+        """Count."""
         return "many"  # type: ignore[return-value]
 
     @tool
     def where() -> Point:
+        """Where."""
         return {"x": "far"}  # type: ignore[return-value]
 
     with pytest.raises(ToolValidationError) as raised:
@@ -355,6 +371,7 @@ def test_output_errors_read_as_output() -> None:
 def test_input_errors_still_read_as_input() -> None:
     @tool
     def count(n: int) -> int:
+        """Count."""
         return n
 
     with pytest.raises(ToolValidationError, match="n: Input should be a valid integer"):
@@ -380,6 +397,52 @@ def test_docstring_args_naming_no_parameter_warn() -> None:
     ]
     assert record[0].filename == __file__
     assert made.input_schema is not None
+
+
+def test_a_function_with_untyped_parameters_or_no_docstring_warns_naming_what_is_missing() -> None:
+    def bare(x, y: int, z=3, context=None):  # type: ignore[no-untyped-def]
+        return x
+
+    with pytest.warns(UserWarning) as record:
+        made = tool(bare)
+    assert [str(warning.message) for warning in record] == [
+        "tool 'bare': function 'bare' has no type for its parameters 'x', 'z' (the model is "
+        "told any value will do) and no docstring (the tool has no description): annotate "
+        "them, and write a docstring or pass description="
+    ]
+    assert record[0].filename == __file__
+    assert made.description == ""
+
+    def typed(n: int) -> int:
+        return n
+
+    with pytest.warns(UserWarning) as record:
+        st.adopt(typed)  # a function adopted as it is, too
+    assert [str(warning.message) for warning in record] == [
+        "tool 'typed': function 'typed' has no docstring (the tool has no description): "
+        "write a docstring or pass description="
+    ]
+    assert record[0].filename == __file__
+
+    def documented(n):  # type: ignore[no-untyped-def]
+        """Documented."""
+        return n
+
+    with pytest.warns(UserWarning, match=r"parameter 'n' \(the model") as record:
+        tool(documented, name="d")
+    assert "docstring" not in str(record[0].message)
+
+
+def test_a_typed_and_described_function_does_not_warn() -> None:
+    def typed(n: int, context: Any = None) -> int:
+        return n
+
+    def nothing() -> None:
+        """Do nothing."""
+
+    assert tool(typed, description="Given here.").description == "Given here."
+    assert tool(nothing).description == "Do nothing."
+    assert st.Tool(name="t", description="", execute=lambda input: input).description == ""
 
 
 def test_docstring_describing_context_or_every_parameter_does_not_warn() -> None:

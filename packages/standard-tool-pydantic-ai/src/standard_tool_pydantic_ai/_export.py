@@ -113,8 +113,13 @@ class StandardArgsValidator:
             value = pydantic_core.from_json(
                 input or "{}", allow_partial=allow_partial if partial else False
             )
-        except ValueError:
-            raise self._invalid([Issue("the arguments are not valid JSON")]) from None
+        except ValueError as error:  # pydantic-core reads at most 4300 digits, as Python does
+            why = (
+                "the arguments hold a number too large to read (more than 4300 digits)"
+                if str(error).startswith("number out of range")
+                else "the arguments are not valid JSON"
+            )
+            raise self._invalid([Issue(why)]) from None
         return self._check(value, partial)
 
     def validate_python(self, input: Any, *, allow_partial: Any = False, **_: Any) -> Any:

@@ -5,9 +5,10 @@ functions."""
 
 from __future__ import annotations
 
-import inspect
+from types import FunctionType, MethodType
 from typing import Any
 
+from ._probe import is_instance
 from .hookspecs import TargetInfo, hookimpl
 
 TARGET = "standard"
@@ -44,7 +45,7 @@ def standard_tool_runtime(target: str) -> Any:
 
 @hookimpl(trylast=True)
 def standard_tool_adopt(obj: Any) -> Any:
-    if inspect.isfunction(obj) or inspect.ismethod(obj):
+    if is_instance(obj, (FunctionType, MethodType)):
         from ._tool import Tool
 
         return Tool.from_function(obj)

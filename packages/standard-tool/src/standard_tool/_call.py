@@ -18,10 +18,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ._json import SCALARS, json_issues
+from ._json import SCALARS, json_issues, plain
+from ._probe import attribute, holds, is_instance
 from ._protocols import StandardTool
 from ._redact import redact_error, secrets_of
 from ._schema import JsonSchema
+from ._text import clip
 from ._tool import Tool
 from ._waiting import (
     Expired,
@@ -53,8 +55,8 @@ def _execute_fully(execute: Callable[..., Any], input: Any, context: Any) -> Any
 
 
 def _name(tool: Any) -> str:
-    name = getattr(tool, "name", None)
-    return name if isinstance(name, str) else type(tool).__name__
+    name = attribute(tool, "name")
+    return name if is_instance(name, str) else type(tool).__name__
 
 
 _MARGIN = 0.5
@@ -134,14 +136,15 @@ def _passes_through(exc: BaseException) -> bool:
 
 
 def _not_a_tool(obj: Any, caller: str) -> UsageError:
-    if inspect.isroutine(obj):
-        name = getattr(obj, "__name__", "function")
+    if holds(inspect.isroutine, obj):
+        name = attribute(obj, "__name__")
+        name = clip(name) if is_instance(name, str) else "function"
         return UsageError(
             f"{caller}() takes a standard tool, not the function {name!r}: "
             f"make it one with st.tool({name})"
         )
-    name = getattr(obj, "name", None)
-    what = type(obj).__name__ + (f" {name!r}" if isinstance(name, str) else "")
+    name = attribute(obj, "name")
+    what = type(obj).__name__ + (f" {clip(name)!r}" if is_instance(name, str) else "")
     return UsageError(
         f"{caller}() takes a standard tool (name, description, execute), not a {what}: "
         "st.adopt(obj) turns a framework's tool into one"
@@ -150,7 +153,8 @@ def _not_a_tool(obj: Any, caller: str) -> UsageError:
 
 def _check_output(tool: Any, result: Any) -> None:
     """A result must serialize to JSON data (see :func:`standard_tool.jsonable`)."""
-    if type(result) in SCALARS:
+    kind = type(result)
+    if kind in SCALARS and (kind is not str or plain(result)):
         return
     if isinstance(tool, Tool) and type(tool.output_schema) is JsonSchema:
         return  # its raw output schema held the result to JSON data already
@@ -171,10 +175,9 @@ def call(
     a declared timeout of a tool other than :class:`Tool`, which may enforce it itself, is
     given half a second more.
     """
-    try:
-        execute = tool.execute
-    except AttributeError:
-        raise _not_a_tool(tool, "call") from None
+    execute = attribute(tool, "execute")
+    if not callable(execute):
+        raise _not_a_tool(tool, "call")
     if timeout is None:
         try:
             seconds = tool.timeout  # type: ignore[attr-defined]
@@ -188,7 +191,7 @@ def call(
         if seconds is None:
             result = execute(input, context)
             kind = type(result)
-            if kind in SCALARS:
+            if kind in SCALARS and (kind is not str or result.isascii()):
                 return result
             if kind is not dict and kind is not list and inspect.isawaitable(result):
                 result = wait(result, None)
@@ -227,11 +230,10 @@ async def acall(
     """
     import asyncio
 
+    execute = attribute(tool, "execute")
+    if not callable(execute):
+        raise _not_a_tool(tool, "acall")
     seconds = _limit(tool, timeout)
-    try:
-        execute = tool.execute
-    except AttributeError:
-        raise _not_a_tool(tool, "acall") from None
     try:
         aexecute = getattr(tool, "aexecute", None)
         if aexecute is not None and inspect.iscoroutinefunction(aexecute):

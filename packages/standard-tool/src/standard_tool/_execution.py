@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ._json import BUDGET, SCALARS, TOO_DEEP, json_issues, plain, plain_container
+from ._json import BUDGET, SCALARS, TOO_DEEP, broken, json_issues, plain, plain_container
 from ._protocols import StandardSchema
 from ._schema import JsonSchema, PydanticSchema, issues_from_pydantic
 from .exceptions import ToolValidationError
@@ -92,8 +92,11 @@ def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Chec
         if type(value) is dict:
             for key, item in value.items():
                 kind = type(item)
-                if type(key) is not str or (
-                    kind not in SCALARS and (kind is not float or item - item)
+                if (
+                    type(key) is not str
+                    or (kind not in SCALARS and (kind is not float or item - item))
+                    or (not key.isascii() and broken(key))
+                    or (kind is str and not item.isascii() and broken(item))
                 ):
                     break
             else:
@@ -195,10 +198,12 @@ def _json_schema_executor(
             budget = BUDGET - 1
             try:
                 for key, item in input.items():
-                    if type(key) is not str:
+                    if type(key) is not str or (not key.isascii() and broken(key)):
                         break
                     kind = type(item)
                     if kind in SCALARS:
+                        if kind is str and not item.isascii() and broken(item):
+                            break
                         continue
                     if kind is float:
                         if item - item:

@@ -15,9 +15,10 @@ from pydantic.json_schema import GenerateJsonSchema
 
 from ._docstrings import parse_docstring
 from ._schema import PydanticSchema
+from ._text import clip
 from .exceptions import UsageError
 
-__all__ = ["CONTEXT_PARAMETER", "FunctionSignature", "inspect_function"]
+__all__ = ["CONTEXT_PARAMETER", "FunctionSignature", "inspect_function", "warn_undescribed"]
 
 CONTEXT_PARAMETER = "context"
 """A parameter with this name receives the per-call context; it is never in the schema."""
@@ -53,6 +54,8 @@ class FunctionSignature:
     """Parameters that must be passed by position (positional-only ones)."""
     renamed: tuple[tuple[str, str], ...]
     """(field, parameter) pairs where the model field had to be renamed (the alias keeps the name)."""
+    untyped: tuple[str, ...] = ()
+    """Parameters with no type annotation (the schema takes any value for them)."""
 
 
 def inspect_function(
@@ -77,6 +80,7 @@ def inspect_function(
     fields: dict[str, Any] = {}
     positional: list[str] = []
     renamed: list[tuple[str, str]] = []
+    untyped: list[str] = []
     takes_context = False
     for param in signature.parameters.values():
         if param.name == CONTEXT_PARAMETER:
@@ -89,6 +93,8 @@ def inspect_function(
             )
         if param.kind is param.POSITIONAL_ONLY:
             positional.append(param.name)
+        if param.name not in hints:
+            untyped.append(param.name)
         annotation = hints.get(param.name, Any)
         default = ... if param.default is param.empty else param.default
         field = Field(default, description=doc.params.get(param.name))
@@ -117,7 +123,31 @@ def inspect_function(
         is_async=inspect.iscoroutinefunction(target),
         positional=tuple(positional),
         renamed=tuple(renamed),
+        untyped=tuple(untyped),
     )
+
+
+def warn_undescribed(tool: str, signature: FunctionSignature, described: bool) -> None:
+    """Warn when a tool made from a function tells the model little: parameters with no
+    type, or no description (no docstring, and ``described`` false: none was given)."""
+    missing: list[str] = []
+    fixes: list[str] = []
+    if signature.untyped:
+        names = ", ".join(repr(clip(name)) for name in signature.untyped)
+        several = len(signature.untyped) > 1
+        missing.append(
+            f"no type for its parameter{'s' if several else ''} {names} "
+            "(the model is told any value will do)"
+        )
+        fixes.append(f"annotate {'them' if several else 'it'}")
+    if not described and not signature.description:
+        missing.append("no docstring (the tool has no description)")
+        fixes.append("write a docstring or pass description=")
+    if missing:
+        _warn(
+            f"tool {clip(tool)!r}: function {clip(signature.name)!r} has "
+            f"{' and '.join(missing)}: {', and '.join(fixes)}"
+        )
 
 
 def _warn_unknown(tool: str, documented: Iterable[str], parameters: Mapping[str, Any]) -> None:

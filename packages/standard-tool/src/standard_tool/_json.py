@@ -1,21 +1,26 @@
 """What counts as JSON data: the check every value a tool receives or returns goes through.
 
 JSON data is ``None``, booleans, strings, finite numbers, lists (tuples too) and dicts with
-string keys, nested at most :data:`MAX_DEPTH` levels. Subclasses count (a ``str`` enum is a
+string keys, nested at most :data:`MAX_DEPTH` levels; a string (a key too) must be valid
+Unicode, which UTF-8 can encode (JSON text may escape a lone surrogate, ``"\ud800"``, which
+Python reads into a string no answer can carry). Subclasses count (a ``str`` enum is a
 string). Anything else is refused with an issue naming where it is and which rule it breaks,
 never the value itself.
 
 Input is held to that as it is. Output is held to it as serialized by :func:`jsonable`: a
-pydantic model, a date or a set is fine, a NaN, a value containing itself or bytes that are
-not UTF-8 are not (binary data is fine as media that names its MIME type, see
+pydantic model, a date or a set is fine, a NaN, a value containing itself, bytes that are
+not UTF-8 or an iterator (a generator: checking it would read it up) are not (binary data is fine as media that names its MIME type, see
 :func:`is_media`).
 """
 
 from __future__ import annotations
 
 import base64
+import re
+from collections.abc import Iterator
 from typing import Any
 
+from ._probe import attribute, is_instance
 from .exceptions import Issue, NotJsonError, PathItem
 
 __all__ = [
@@ -23,6 +28,8 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_ISSUES",
     "SCALARS",
+    "TOO_LARGE_NUMBER",
+    "broken",
     "is_media",
     "json_issues",
     "jsonable",
@@ -41,8 +48,23 @@ SCALARS: frozenset[type] = frozenset({str, int, bool, type(None)})
 NOT_FINITE = "must be a finite number (NaN and infinity are not JSON)"
 TOO_DEEP = (Issue(f"value nests deeper than {MAX_DEPTH} levels"),)
 _BAD_KEY = "has a key that is not a string"
+NOT_UNICODE = "is a string that is not valid Unicode (it holds a lone surrogate)"
+_BAD_TEXT_KEY = "has a key that is not valid Unicode (it holds a lone surrogate)"
+_ONE_SHOT = "is not JSON data ({}: an iterator, which can be read only once; return a list)"
+
+TOO_LARGE_NUMBER = "the arguments hold a number too large to read (more than 4300 digits)"
+"""Why JSON text with a number longer than Python reads (``sys.get_int_max_str_digits``)
+is refused: it is valid JSON, not malformed."""
 
 _Node = tuple[Any, tuple[PathItem, ...], int]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def broken(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate, which no UTF-8 can encode (callers test
+    ``text.isascii()`` first, which is instant, and call this only when it is false)."""
+    return _SURROGATE.search(text) is not None
 
 
 def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | None:
@@ -74,7 +96,10 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
             if not isinstance(node, dict):
                 for index, child in enumerate(node):
                     child_kind = type(child)
-                    if child_kind not in SCALARS and (child_kind is not float or child - child):
+                    if child_kind is str:
+                        if not child.isascii() and broken(child):
+                            issues.append(Issue(NOT_UNICODE, (*path, index)))
+                    elif child_kind not in SCALARS and (child_kind is not float or child - child):
                         push((child, (*path, index), depth + 1))
                 continue
             if convert and id(node) not in made and not all(isinstance(k, str) for k in node):
@@ -90,14 +115,25 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
                         bad_key = True
                         issues.append(Issue(_BAD_KEY, path))
                     continue
+                if not key.isascii() and broken(key):  # named by its dict, not by itself
+                    issues.append(Issue(_BAD_TEXT_KEY, path))
+                    continue
                 child_kind = type(child)
-                if child_kind not in SCALARS and (child_kind is not float or child - child):
+                if child_kind is str:
+                    if not child.isascii() and broken(child):
+                        issues.append(Issue(NOT_UNICODE, (*path, key)))
+                elif child_kind not in SCALARS and (child_kind is not float or child - child):
                     push((child, (*path, key), depth + 1))
         elif isinstance(node, float):
             if node - node:
                 issues.append(Issue(NOT_FINITE, path))
-        elif isinstance(node, (str, int)):
+        elif isinstance(node, str):
+            if not node.isascii() and broken(node):
+                issues.append(Issue(NOT_UNICODE, path))
+        elif isinstance(node, int):
             continue
+        elif isinstance(node, Iterator):  # serializing it would read it up, and lose it
+            issues.append(Issue(_ONE_SHOT.format(kind.__name__), path))
         elif convert and id(node) not in made:
             converted = _convert(node, path, issues)
             if converted is not None:
@@ -116,7 +152,7 @@ value that shares its parts may be far larger as a tree than in memory)."""
 def plain(value: Any) -> bool:
     """Whether ``value`` is JSON data made of the exact JSON types only: ``dict`` with
     ``str`` keys, ``list``, ``str``, ``int``, ``bool``, ``None`` and finite ``float``,
-    nested at most :data:`MAX_DEPTH` levels.
+    nested at most :data:`MAX_DEPTH` levels, every string valid Unicode.
 
     The fast check every call goes through: no paths and no bookkeeping. Anything unusual
     (a tuple, a subclass, an enum member, a ``Decimal``, a value that is not JSON data, more
@@ -129,6 +165,8 @@ def plain(value: Any) -> bool:
             return plain_container(value, 0, BUDGET) >= 0
         except RecursionError:  # the caller's stack is deep already: the full walk is iterative
             return False
+    if kind is str:
+        return value.isascii() or not broken(value)
     return kind in SCALARS or (kind is float and not value - value)
 
 
@@ -140,10 +178,12 @@ def plain_container(node: Any, depth: int, budget: int) -> int:
         return -1
     if type(node) is dict:
         for key, item in node.items():
-            if type(key) is not str:
+            if type(key) is not str or (not key.isascii() and broken(key)):
                 return -1
             kind = type(item)
             if kind in SCALARS:
+                if kind is str and not item.isascii() and broken(item):
+                    return -1
                 continue
             if kind is float:
                 if item - item:  # NaN or infinity
@@ -158,6 +198,8 @@ def plain_container(node: Any, depth: int, budget: int) -> int:
     for item in node:
         kind = type(item)
         if kind in SCALARS:
+            if kind is str and not item.isascii() and broken(item):
+                return -1
             continue
         if kind is float:
             if item - item:
@@ -203,12 +245,9 @@ def is_media(value: Any) -> bool:
     bytes and a ``mime_type`` string (the MCP adapter's ``Image``, ``Audio``, ``Resource``).
     Adapters present it as binary content; as JSON its bytes are base64. Bare bytes have no
     such form: they are JSON only as UTF-8 text."""
-    try:
-        return isinstance(getattr(value, "data", None), (bytes, bytearray)) and isinstance(
-            getattr(value, "mime_type", None), str
-        )
-    except Exception:  # a hostile __getattr__: not media
-        return False
+    return is_instance(attribute(value, "data"), (bytes, bytearray)) and is_instance(
+        attribute(value, "mime_type"), str
+    )
 
 
 def jsonable(value: Any) -> Any:

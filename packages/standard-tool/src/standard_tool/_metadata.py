@@ -8,9 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ._json_schemas import output_json_schema
+from ._probe import is_instance
 from ._protocols import StandardTool
+from .exceptions import UnsupportedObjectError
 from .names import NameMap, NameRule
-from .registry import adopt, is_standard_tool
+from .registry import _not_adoptable, adopt, is_standard_tool
 
 __all__ = ["METADATA_KEY", "Stored", "as_tools", "export_tools", "pack_metadata", "unpack_metadata"]
 
@@ -75,9 +77,9 @@ def unpack_metadata(metadata: Any) -> Stored:
 def as_tools(tools: Any) -> list[Any]:
     """One tool or several: a standard tool, a function or a framework's tool object is one;
     a list, tuple, set or other iterable is several."""
-    if is_standard_tool(tools) or isinstance(tools, (str, bytes, Mapping)) or callable(tools):
+    if is_standard_tool(tools) or is_instance(tools, (str, bytes, Mapping)) or callable(tools):
         return [tools]
-    if isinstance(tools, Iterable):
+    if is_instance(tools, Iterable):
         return list(tools)
     return [tools]
 
@@ -90,4 +92,19 @@ def export_tools(tools: Any, export: Callable[[StandardTool, str], T], rule: Nam
     tool records its original name (:func:`pack_metadata`) so adopting it restores the name.
     """
     names = NameMap(rule)
-    return [export(tool, names.add(tool.name)) for tool in map(adopt, as_tools(tools))]
+    return [export(tool, names.add(tool.name)) for tool in _adopt_each(tools)]
+
+
+def _adopt_each(tools: Any) -> list[StandardTool]:
+    """Each tool of one tool or several (see :func:`as_tools`) adopted; an element that no
+    adapter adopts is named by its index."""
+    items = as_tools(tools)
+    if len(items) == 1 and items[0] is tools:
+        return [adopt(tools)]
+    adopted = []
+    for index, item in enumerate(items):
+        try:
+            adopted.append(adopt(item))
+        except UnsupportedObjectError as error:
+            raise _not_adoptable(tools, index, item, error) from error
+    return adopted

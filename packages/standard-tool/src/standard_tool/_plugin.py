@@ -10,6 +10,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from ._probe import holds, is_instance
 from ._protocols import Runtime, StandardTool, TargetInfo
 from .hookspecs import hookimpl
 
@@ -84,14 +85,14 @@ class Adapter:
 
     @hookimpl
     def standard_tool_adopt(self, obj: Any) -> StandardTool | None:
-        if self.adopt is None or not self.owns(obj):
+        if self.adopt is None or not holds(self.owns, obj):  # an object that raises: not ours
             return None
         tool: StandardTool = _load(self.adopt)(obj)
         return tool
 
     @hookimpl
     def standard_tool_adopt_tools(self, obj: Any) -> list[StandardTool] | None:
-        if self.adopt_tools is None or not self.owns_collection(obj):
+        if self.adopt_tools is None or not holds(self.owns_collection, obj):
             return None
         return list(_load(self.adopt_tools)(obj))
 
@@ -110,7 +111,7 @@ def _is_instance(obj: Any, paths: tuple[str, ...]) -> bool:
         module_name, _, name = path.partition(":")
         module = sys.modules.get(module_name)
         kind = getattr(module, name, None) if module is not None else None
-        if isinstance(kind, type) and isinstance(obj, kind):
+        if isinstance(kind, type) and is_instance(obj, kind):
             return True
     return False
 

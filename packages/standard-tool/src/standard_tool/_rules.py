@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ._text import clip
 from .exceptions import Issue, PathItem
 
 __all__ = ["issues_of"]
@@ -18,16 +19,12 @@ _MAX_SHOWN = 120
 """Longest constraint (a pattern, an enum's options) quoted in a message."""
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
-
-
 def _shown(value: Any) -> str:
     """A value from the schema as JSON text, shortened."""
     try:
-        return _clip(json.dumps(value, ensure_ascii=False, sort_keys=True))
+        return clip(json.dumps(value, ensure_ascii=False, sort_keys=True), _MAX_SHOWN)
     except (TypeError, ValueError):
-        return _clip(str(value))
+        return clip(str(value), _MAX_SHOWN)
 
 
 def _number(value: Any) -> str:
@@ -57,7 +54,9 @@ def _types(kind: Any) -> str:
 _MESSAGES: dict[str, Callable[[Any], str]] = {
     "Type": lambda k: f"must be of type {_types(k)}",
     "Constant": lambda k: f"must be {_shown(k.expected_value)}",
-    "Enum": lambda k: "must be one of " + _clip(", ".join(_shown(option) for option in k.options)),
+    "Enum": lambda k: (
+        "must be one of " + clip(", ".join(_shown(option) for option in k.options), _MAX_SHOWN)
+    ),
     "Minimum": lambda k: f"must be at least {_number(k.limit)}",
     "Maximum": lambda k: f"must be at most {_number(k.limit)}",
     "ExclusiveMinimum": lambda k: f"must be greater than {_number(k.limit)}",
@@ -65,7 +64,7 @@ _MESSAGES: dict[str, Callable[[Any], str]] = {
     "MultipleOf": lambda k: f"must be a multiple of {_number(k.multiple_of)}",
     "MinLength": lambda k: f"must have at least {_count(k.limit, 'character')}",
     "MaxLength": lambda k: f"must have at most {_count(k.limit, 'character')}",
-    "Pattern": lambda k: f"must match the pattern {_clip(str(k.pattern))!r}",
+    "Pattern": lambda k: f"must match the pattern {clip(str(k.pattern), _MAX_SHOWN)!r}",
     "Format": lambda k: f"must be a valid {k.format}",
     "MinItems": lambda k: f"must have at least {_count(k.limit, 'item')}",
     "MaxItems": lambda k: f"must have at most {_count(k.limit, 'item')}",

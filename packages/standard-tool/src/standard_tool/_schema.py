@@ -11,6 +11,7 @@ from typing import Any, Literal
 from ._json import MAX_DEPTH, MAX_ISSUES, TOO_DEEP, json_issues, jsonable
 from ._protocols import JsonSchemaTarget, Result, StandardSchema
 from ._rules import issues_of
+from ._text import clip
 from .exceptions import Issue, UsageError
 
 __all__ = ["MAX_DEPTH", "MAX_ISSUES", "JsonSchema", "PydanticSchema", "as_schema", "jsonable"]
@@ -34,10 +35,6 @@ def as_schema(obj: Any) -> StandardSchema | None:
     if not isinstance(obj, type) and isinstance(obj, StandardSchema):
         return obj
     return PydanticSchema(obj)
-
-
-def _clip(message: str) -> str:
-    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 3] + "..."
 
 
 class JsonSchema:
@@ -74,7 +71,7 @@ class JsonSchema:
         try:
             return jsonschema_rs.validator_for(self.schema, registry=registry, offline=True)
         except (ValueError, jsonschema_rs.ReferencingError) as exc:
-            raise UsageError(f"invalid JSON Schema: {_clip(str(exc))}") from exc
+            raise UsageError(f"invalid JSON Schema: {clip(str(exc), _MAX_MESSAGE)}") from exc
 
     def check(self) -> JsonSchema:
         """Compile now, raising :class:`UsageError` for a schema that is not valid JSON Schema."""
@@ -210,8 +207,12 @@ def issues_from_pydantic(exc: Any, side: Side = "input") -> tuple[Issue, ...]:
     """
     errors = islice(exc.errors(include_url=False, include_input=False), MAX_ISSUES)
     if side == "input":
-        return tuple(Issue(_clip(error["msg"]), tuple(error["loc"])) for error in errors)
-    return tuple(Issue(_clip(_as_output(error["msg"])), tuple(error["loc"])) for error in errors)
+        return tuple(
+            Issue(clip(error["msg"], _MAX_MESSAGE), tuple(error["loc"])) for error in errors
+        )
+    return tuple(
+        Issue(clip(_as_output(error["msg"]), _MAX_MESSAGE), tuple(error["loc"])) for error in errors
+    )
 
 
 def _as_output(message: str) -> str:

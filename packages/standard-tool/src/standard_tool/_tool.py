@@ -12,6 +12,7 @@ from typing import Any, overload
 from ._execution import checker, executor
 from ._protocols import StandardSchema
 from ._schema import JsonSchema, as_schema
+from ._text import clip
 from ._waiting import timeout_seconds
 from .exceptions import UsageError
 
@@ -25,9 +26,9 @@ _NO_META: Mapping[str, Any] = MappingProxyType({})
 
 def _check_name(name: Any) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise UsageError(f"a tool name is a non-empty string, not {name!r}")
+        raise UsageError(f"a tool name is a non-empty string, not {clip(repr(name))}")
     if len(name) > 256 or not name.isprintable():
-        raise UsageError(f"tool name {name[:80]!r} is too long or has control characters")
+        raise UsageError(f"tool name {clip(name)!r} is too long or has control characters")
     return name
 
 
@@ -152,13 +153,17 @@ class Tool:
     ) -> Tool:
         """Build a tool from a typed function; its docstring gives the descriptions.
 
+        A ``UserWarning`` says what the model will not be told: a parameter with no type
+        annotation (any value will do), or no description (no docstring, none given).
+
         A parameter named ``context`` receives the per-call context and is not in the schema.
         ``localns`` resolves string annotations that name types local to a function
         (the :func:`tool` decorator passes its caller's locals).
         """
-        from ._function import inspect_function
+        from ._function import inspect_function, warn_undescribed
 
         signature = inspect_function(function, localns)
+        warn_undescribed(name or signature.name, signature, described=description is not None)
         self = cls.__new__(cls)
         self._setup(
             name=name or signature.name,

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from ._call import acall, run_sync
 from ._call import call as _call
 from ._declarations import NAME_RULES, PROVIDERS
-from ._json import jsonable
+from ._json import TOO_LARGE_NUMBER, jsonable
 from ._metadata import as_tools
 from ._protocols import StandardTool
 from ._strict_undo import null_undo
@@ -101,14 +101,16 @@ class Toolbox:
             try:
                 arguments = json.loads(arguments)
             except (ValueError, RecursionError) as error:
-                where = (
-                    f" (line {error.lineno}, column {error.colno}: {error.msg})"
-                    if isinstance(error, json.JSONDecodeError)
-                    else ""
-                )
-                raise ToolValidationError(
-                    entry.name, "input", [Issue(f"the arguments are not valid JSON{where}")]
-                ) from None
+                if isinstance(error, json.JSONDecodeError):
+                    why = (
+                        "the arguments are not valid JSON "
+                        f"(line {error.lineno}, column {error.colno}: {error.msg})"
+                    )
+                elif isinstance(error, ValueError):  # valid JSON: Python's int limit
+                    why = TOO_LARGE_NUMBER
+                else:
+                    why = "the arguments are not valid JSON"
+                raise ToolValidationError(entry.name, "input", [Issue(why)]) from None
         elif arguments is None:
             return {}
         if self.provider == "openai" and isinstance(arguments, dict):

@@ -30,6 +30,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ._text import clip
+
 __all__ = [
     "ConversionError",
     "InputGenerationError",
@@ -62,8 +64,9 @@ class Issue:
 
     @property
     def location(self) -> str:
-        """The path as a readable dotted string (``items.0.name``), or ``<root>``."""
-        return ".".join(str(p) for p in self.path) if self.path else "<root>"
+        """The path as a readable dotted string (``items.0.name``), or ``<root>``; a long
+        key is clipped (see :func:`~standard_tool._text.clip`), :attr:`path` keeps it whole."""
+        return ".".join(clip(str(p)) for p in self.path) if self.path else "<root>"
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}"

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from ._probe import attribute, is_instance
 from ._protocols import Runtime, StandardTool, TargetInfo
 from .exceptions import (
     ConversionError,
@@ -335,12 +336,13 @@ def is_standard_tool(obj: Any) -> bool:
     """Whether ``obj`` conforms: a string ``name``, a ``description`` and a callable ``execute``.
 
     ``title``, ``input_schema``, ``output_schema`` and ``meta`` may be absent and then read
-    as ``None``, ``None``, ``None`` and ``{}``.
+    as ``None``, ``None``, ``None`` and ``{}``. An object whose attributes raise (anything,
+    ``SystemExit`` included) does not conform.
     """
     return (
-        isinstance(getattr(obj, "name", None), str)
-        and isinstance(getattr(obj, "description", None), str)
-        and callable(getattr(obj, "execute", None))
+        is_instance(attribute(obj, "name"), str)
+        and is_instance(attribute(obj, "description"), str)
+        and callable(attribute(obj, "execute"))
     )
 
 
@@ -371,9 +373,29 @@ def adopt_tools(obj: Any) -> list[StandardTool]:
     tools = next((tools for _, tools in answers if tools is not None), None)
     if tools is not None:
         return list(tools)
-    if isinstance(obj, (list, tuple)):
-        return [tool for item in obj for tool in adopt_tools(item)]
+    if is_instance(obj, (list, tuple)):
+        held: list[StandardTool] = []
+        for index, item in enumerate(obj):
+            try:
+                held += adopt_tools(item)
+            except UnsupportedObjectError as error:
+                within = is_instance(item, (list, tuple))  # the error names the element in it
+                raise _not_adoptable(obj, index, item, error, within) from error
+        return held
     return [adopt(obj)]
+
+
+def _not_adoptable(
+    several: Any, index: int, item: Any, error: UnsupportedObjectError, within: bool = False
+) -> UnsupportedObjectError:
+    """``error`` (``item`` is not adoptable) said of element ``index`` of ``several``;
+    ``within``: ``error`` is about an element of ``item``, which it names."""
+    where = f"element {index} of the {type(several).__name__}"
+    if within:
+        return UnsupportedObjectError(f"{where}: {error}")
+    kind = type(item).__name__
+    article = "an" if kind[:1].lower() in "aeiou" else "a"
+    return UnsupportedObjectError(f"{where} ({article} {kind}) is not a tool: {error}")
 
 
 def runtime(target: str) -> Runtime | None:
