@@ -762,6 +762,33 @@ def test_ambiguous_or_truncated_completions_are_refused(text: str, format: Any, 
     assert "{" not in str(raised.value)  # says where and why, never quotes the completion
 
 
+BIG = "1" * 5000  # valid JSON, longer than Python reads (sys.get_int_max_str_digits)
+
+
+@pytest.mark.parametrize(
+    ("text", "format"),
+    [
+        ('<tool_call>{"name": "add", "arguments": {"a": ' + BIG + "}}</tool_call>", "hermes"),
+        (
+            '<tool_call>{"name": "add", "arguments": "{\\"a\\": ' + BIG + '}"}</tool_call>',
+            "hermes",
+        ),
+        ('{"name": "add", "parameters": {"a": ' + BIG + "}}", "llama3"),
+        ('[TOOL_CALLS]add[ARGS]{"a": ' + BIG + "}", "mistral"),
+    ],
+)
+def test_a_number_too_large_to_read_is_refused_as_that(text: str, format: Any) -> None:
+    with pytest.raises(ModelOutputError, match=r"too large to read \(more than 4300 digits\)"):
+        parse_tool_calls(text, format)
+
+
+def test_keys_a_call_does_not_have_are_named_clipped() -> None:
+    key = "k" * 100_000
+    with pytest.raises(ModelOutputError, match="keys a tool call does not have") as raised:
+        parse_tool_calls('<tool_call>{"name": "add", "' + key + '": 1}</tool_call>', "hermes")
+    assert len(str(raised.value)) < 200
+
+
 def test_unknown_format_is_a_usage_error() -> None:
     with pytest.raises(st.UsageError, match="hermes"):
         parse_tool_calls("x", "chatml")  # type: ignore[arg-type]

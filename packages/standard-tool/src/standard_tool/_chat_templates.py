@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._json import LARGE_NUMBER
+from ._text import clip
 from .exceptions import ModelOutputError, UsageError
 
 __all__ = ["FORMATS", "ParsedCompletion", "parse_tool_calls"]
@@ -103,13 +105,18 @@ def _call(value: Any, where: str, arguments_keys: tuple[str, ...]) -> dict[str, 
     if isinstance(arguments, str):  # some models send the arguments as JSON text
         try:
             arguments = json.loads(arguments) if arguments.strip() else {}
-        except ValueError:
+        except json.JSONDecodeError:
             raise ModelOutputError(f"{where} has arguments that are not valid JSON") from None
+        except RecursionError:
+            raise ModelOutputError(f"{where} has arguments that nest too deep") from None
+        except ValueError:  # valid JSON with a number longer than Python reads
+            raise ModelOutputError(f"{where} has arguments that hold {LARGE_NUMBER}") from None
     if not isinstance(arguments, dict):
         raise ModelOutputError(f"{where} has arguments that are not a JSON object")
     unknown = sorted(set(value) - {"name", "id", *arguments_keys})
     if unknown:
-        raise ModelOutputError(f"{where} has keys a tool call does not have: {', '.join(unknown)}")
+        keys = ", ".join(clip(key) for key in unknown[:10]) + (", ..." if len(unknown) > 10 else "")
+        raise ModelOutputError(f"{where} has keys a tool call does not have: {keys}")
     call: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": arguments}}
     if isinstance(value.get("id"), str):
         call["id"] = value["id"]
@@ -126,6 +133,8 @@ def _decode(text: str, start: int, where: str) -> tuple[Any, int]:
         raise ModelOutputError(f"{where} {why}") from None
     except RecursionError:
         raise ModelOutputError(f"{where} nests too deep") from None
+    except ValueError:  # valid JSON with a number longer than Python reads
+        raise ModelOutputError(f"{where} holds {LARGE_NUMBER}") from None
 
 
 _OPEN, _CLOSE = "<tool_call>", "</tool_call>"

@@ -25,6 +25,7 @@ from .exceptions import Issue, NotJsonError, PathItem
 
 __all__ = [
     "BUDGET",
+    "LARGE_NUMBER",
     "MAX_DEPTH",
     "MAX_ISSUES",
     "SCALARS",
@@ -52,9 +53,10 @@ NOT_UNICODE = "is a string that is not valid Unicode (it holds a lone surrogate)
 _BAD_TEXT_KEY = "has a key that is not valid Unicode (it holds a lone surrogate)"
 _ONE_SHOT = "is not JSON data ({}: an iterator, which can be read only once; return a list)"
 
-TOO_LARGE_NUMBER = "the arguments hold a number too large to read (more than 4300 digits)"
-"""Why JSON text with a number longer than Python reads (``sys.get_int_max_str_digits``)
-is refused: it is valid JSON, not malformed."""
+LARGE_NUMBER = "a number too large to read (more than 4300 digits)"
+"""What JSON text with a number longer than Python reads (``sys.get_int_max_str_digits``)
+holds: it is valid JSON, not malformed, and is refused as that."""
+TOO_LARGE_NUMBER = f"the arguments hold {LARGE_NUMBER}"
 
 _Node = tuple[Any, tuple[PathItem, ...], int]
 
