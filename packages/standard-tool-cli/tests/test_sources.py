@@ -46,3 +46,11 @@ def test_an_unbalanced_quote_in_an_mcp_command_does_not_load(run: Run) -> None:
 def test_an_mcp_server_that_cannot_be_reached_does_not_load(run: Run, source: str) -> None:
     line = _one_line(run("list", source, "--timeout", "20"))
     assert "cannot reach the MCP server" in line
+
+
+def test_a_list_holding_a_non_tool_names_the_element(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "mixed.py").write_text(
+        'def double(x: int) -> int:\n    """Double x."""\n    return 2 * x\n\n\nTOOLS = [double, 3]\n'
+    )
+    line = _one_line(run("list", f"{tmp_path / 'mixed.py'}:TOOLS"))
+    assert "element 1 of the list (an int) is not a tool" in line

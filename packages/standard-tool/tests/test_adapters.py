@@ -235,6 +235,26 @@ def test_an_element_that_is_not_a_tool_is_named_by_its_index() -> None:
     assert str(raised.value).startswith("no installed adapter can adopt builtins.int")
 
 
+def test_a_provider_names_an_element_that_is_not_a_tool_by_its_index() -> None:
+    from standard_tool import providers
+
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    call = {"id": "c1", "type": "function", "function": {"name": "shout", "arguments": "{}"}}
+    ways = [
+        lambda tools: providers.to_openai(tools),
+        lambda tools: providers.to_anthropic(tools),
+        lambda tools: providers.to_gemini(tools),
+        lambda tools: providers.run_tool_calls(tools, [call], provider="openai"),
+    ]
+    for way in ways:
+        with pytest.raises(UnsupportedObjectError) as raised:
+            way([shout, 3])
+        assert str(raised.value).startswith("element 1 of the list (an int) is not a tool")
+
+
 # -- Adapter --------------------------------------------------------------------------------
 
 

@@ -378,6 +378,13 @@ def _json_value(text: str, option: str) -> Any:
             f"{option} is not valid JSON ({error.msg} at line {error.lineno} column "
             f"{error.colno}); quote it for the shell, e.g. {option} '{{\"a\": 1}}'"
         ) from None
+    except RecursionError:
+        raise CommandError(f"{option} nests too deep to read") from None
+    except ValueError:  # valid JSON with a number longer than Python reads
+        raise CommandError(
+            f"{option} holds a number too large to read (more than "
+            f"{sys.get_int_max_str_digits()} digits)"
+        ) from None
 
 
 @cli.command(

@@ -226,7 +226,11 @@ def _candidates(module: Any) -> str:
         if not name.startswith("_")
         and (
             is_standard_tool(value)
-            or (isinstance(value, (list, tuple)) and value and all(map(is_standard_tool, value)))
+            or (
+                issubclass(type(value), (list, tuple))  # type() asks nothing of the value
+                and value
+                and all(map(is_standard_tool, value))
+            )
         )
     )
     return f"its tools: {', '.join(names)}" if names else "it holds no standard tools"
@@ -236,6 +240,8 @@ def _adopt(source: str, obj: Any) -> list[Any]:
     try:
         return adopt_tools(obj)
     except st.UnsupportedObjectError as error:
+        if issubclass(type(obj), (list, tuple)):  # the core names the element that is no tool
+            raise CommandError(f"SOURCE {source!r}: {one_line(str(error))}") from error
         installed = ", ".join(target.name for target in st.targets())
         raise CommandError(
             f"SOURCE {source!r} is a {type(obj).__module__}.{type(obj).__qualname__}, which no "

@@ -8,12 +8,12 @@ from typing import Any, Literal, TypeVar
 
 from ._dialects import convert_schema
 from ._json_schemas import input_json_schema, output_json_schema
-from ._metadata import as_tools
+from ._metadata import export_tools
 from ._protocols import StandardTool
 from ._provider_schemas import HfOutputDialect
 from ._schema import JsonSchema, as_schema
 from .exceptions import SchemaNotExpressibleError, UsageError
-from .names import ANTHROPIC_NAMES, GEMINI_NAMES, HF_NAMES, OPENAI_NAMES, NameMap, NameRule
+from .names import ANTHROPIC_NAMES, GEMINI_NAMES, HF_NAMES, OPENAI_NAMES, NameRule
 from .registry import adopt, is_standard_tool
 
 __all__ = [
@@ -69,8 +69,7 @@ def _each(tools: Any, rule: NameRule, render: Callable[[StandardTool, str], T]) 
     """``render(tool, name)`` for one tool, or a list for several, names made valid for
     ``rule`` (two that collide raise ``ToolNameError``)."""
     single = is_standard_tool(tools) or callable(tools)
-    names = NameMap(rule)
-    out = [render(tool, names.add(tool.name)) for tool in map(adopt, as_tools(tools))]
+    out = export_tools(tools, render, rule)
     return out[0] if single else out
 
 

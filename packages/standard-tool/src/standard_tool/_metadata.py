@@ -14,7 +14,15 @@ from .exceptions import UnsupportedObjectError
 from .names import NameMap, NameRule
 from .registry import _not_adoptable, adopt, is_standard_tool
 
-__all__ = ["METADATA_KEY", "Stored", "as_tools", "export_tools", "pack_metadata", "unpack_metadata"]
+__all__ = [
+    "METADATA_KEY",
+    "Stored",
+    "adopt_each",
+    "as_tools",
+    "export_tools",
+    "pack_metadata",
+    "unpack_metadata",
+]
 
 METADATA_KEY = "standard_tool"
 """The key, in a framework's metadata, of what its tool object has no slot for."""
@@ -92,10 +100,10 @@ def export_tools(tools: Any, export: Callable[[StandardTool, str], T], rule: Nam
     tool records its original name (:func:`pack_metadata`) so adopting it restores the name.
     """
     names = NameMap(rule)
-    return [export(tool, names.add(tool.name)) for tool in _adopt_each(tools)]
+    return [export(tool, names.add(tool.name)) for tool in adopt_each(tools)]
 
 
-def _adopt_each(tools: Any) -> list[StandardTool]:
+def adopt_each(tools: Any) -> list[StandardTool]:
     """Each tool of one tool or several (see :func:`as_tools`) adopted; an element that no
     adapter adopts is named by its index."""
     items = as_tools(tools)

@@ -21,7 +21,7 @@ from ._call import acall, run_sync
 from ._call import call as _call
 from ._declarations import NAME_RULES, PROVIDERS
 from ._json import TOO_LARGE_NUMBER, jsonable
-from ._metadata import as_tools
+from ._metadata import adopt_each, as_tools
 from ._protocols import StandardTool
 from ._strict_undo import null_undo
 from .exceptions import (
@@ -32,7 +32,6 @@ from .exceptions import (
     UsageError,
 )
 from .names import NameMap
-from .registry import adopt
 
 __all__ = ["ToolCall", "arun_tool_calls", "read_tool_calls", "run_tool_calls"]
 
@@ -75,10 +74,11 @@ class Toolbox:
     entries: dict[str, _Entry] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, provider: str, held: tuple[Any, ...]) -> Toolbox:
+    def build(cls, provider: str, held: tuple[Any, ...], tools: Any) -> Toolbox:
+        """The toolbox of ``held``, the tools of ``tools`` (which names a non-tool by its index)."""
         box = cls(provider, held)
         names = NameMap(NAME_RULES[provider])
-        for tool in map(adopt, held):
+        for tool in adopt_each(tools):
             name = names.add(tool.name)
             box.entries[name] = _Entry(tool, name)
         return box
@@ -179,7 +179,7 @@ def toolbox(tools: Any, provider: str) -> Toolbox:
     box = _BOXES.get(key)  # a lookup needs no lock; the oldest box goes first
     if box is not None:
         return box
-    box = Toolbox.build(provider, held)  # holds the tools, so their ids stay theirs
+    box = Toolbox.build(provider, held, tools)  # holds the tools, so their ids stay theirs
     with _LOCK:
         _BOXES[key] = box
         while len(_BOXES) > _KEPT:
