@@ -470,3 +470,9 @@ def test_an_approved_call_runs() -> None:
         agent.run(message_history=first.all_messages(), deferred_tool_results=results)
     )
     assert outcome(answers(second)[-1]).value == {"sku": "ABC-1", "total": 2}
+
+
+def test_a_toolset_names_an_element_that_is_not_a_tool_by_its_index() -> None:
+    with pytest.raises(st.UnsupportedObjectError) as raised:
+        to_pydantic_ai_toolset([order_tool(), 3])
+    assert str(raised.value).startswith("element 1 of the list (an int) is not a tool")

@@ -17,7 +17,7 @@ from pydantic_ai.messages import ToolReturn
 from pydantic_ai.toolsets import FunctionToolset
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, as_tools, issues_from_pydantic, pack_metadata
+from standard_tool.adapters import METADATA_KEY, adopt_each, issues_from_pydantic, pack_metadata
 from standard_tool.exceptions import (
     Issue,
     NotJsonError,
@@ -354,8 +354,7 @@ def to_pydantic_ai_toolset(
     names = NameMap(NAMES)
     seen: list[tuple[int, st.StandardTool]] = []
     exported = []
-    for index, item in enumerate(as_tools(tools)):
-        standard = st.adopt(item)
+    for index, standard in enumerate(adopt_each(tools)):
         try:
             name = names.add(standard.name)
         except ToolNameError as error:

@@ -6,7 +6,8 @@ its framework.
 - :class:`WrapperTool` is the base of adopted framework tools and of tool wrappers.
 - :func:`pack_metadata` / :func:`unpack_metadata` carry what a framework has no slot for
   under :data:`METADATA_KEY`.
-- :func:`export_tools` exports one tool or a list under a target's name rule.
+- :func:`export_tools` exports one tool or a list under a target's name rule;
+  :func:`adopt_each` adopts one tool or each of a list, naming an element that is no tool.
 - :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues.
 - :func:`keyword_functions` runs a tool as a function and a coroutine of keyword arguments.
 - :class:`BaseRuntime` is the shared half of a framework's :class:`Runtime`, which runs the
@@ -22,6 +23,7 @@ refuses colliding names; ``from_x(obj)`` refuses foreign objects with
 from ._metadata import (
     METADATA_KEY,
     Stored,
+    adopt_each,
     as_tools,
     export_tools,
     pack_metadata,
@@ -41,6 +43,7 @@ __all__ = [
     "Runtime",
     "Stored",
     "WrapperTool",
+    "adopt_each",
     "as_tools",
     "export_tools",
     "issues_from_pydantic",
