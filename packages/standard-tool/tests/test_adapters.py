@@ -9,6 +9,7 @@ import inspect
 import pickle
 import sys
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -243,7 +244,7 @@ def test_a_provider_names_an_element_that_is_not_a_tool_by_its_index() -> None:
         return text.upper()
 
     call = {"id": "c1", "type": "function", "function": {"name": "shout", "arguments": "{}"}}
-    ways = [
+    ways: list[Callable[[list[Any]], object]] = [
         lambda tools: providers.to_openai(tools),
         lambda tools: providers.to_anthropic(tools),
         lambda tools: providers.to_gemini(tools),
