@@ -77,24 +77,58 @@ _SAMPLES = ("s", 1, 1.5, True, None, [], {})
 
 def _check_gemini_refusal(schema: dict[str, Any], error: SchemaNotExpressibleError) -> None:
     """The refusal names a position of ``schema`` Gemini has no type for: an object that
-    declares no property, or a position that accepts several kinds of values or null alone."""
+    declares no property, or a position that accepts several kinds of values or null alone.
+
+    The pointer is Gemini's position, after nested and nullable ``anyOf`` are flattened; where
+    it is not a position of ``schema`` itself, some position of ``schema`` must be such."""
     assert "field='parametersJsonSchema'" in error.reason, error
-    node = _at(schema, error.pointer)
-    if error.keyword == "properties":
-        assert not node.get("properties"), error
-        return
-    assert error.keyword == "type", error
+    assert error.keyword in ("properties", "type"), error
+    try:
+        nodes = [_at(schema, error.pointer)]
+    except (KeyError, IndexError, TypeError, ValueError):
+        nodes = list(_subschemas(schema))
+    assert any(_untypeable(schema, node, error.keyword) for node in nodes), error
+
+
+def _untypeable(schema: dict[str, Any], node: Any, keyword: str) -> bool:
+    if not isinstance(node, dict):
+        return node is True
+    if keyword == "properties":
+        return node.get("type") == "object" and not node.get("properties")
     accepts = jsonschema.Draft202012Validator({**node, "$defs": schema.get("$defs", {})}).is_valid
     kinds = {type(value) for value in _SAMPLES if accepts(value)}
-    assert len(kinds) > 1 or kinds == {type(None)}, (error, node)
+    return len(kinds) > 1 or kinds == {type(None)}
+
+
+def _subschemas(node: Any) -> Any:
+    """Every subschema of ``node``, an array's missing ``items`` as ``{}``."""
+    if isinstance(node, dict):
+        yield node
+        if node.get("type") == "array" and "items" not in node:
+            yield {}
+        for key, value in node.items():
+            if key in ("properties", "$defs"):
+                for sub in value.values():
+                    yield from _subschemas(sub)
+            elif key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+                for sub in value:
+                    yield from _subschemas(sub)
+            elif key in ("items", "additionalProperties", "not"):
+                yield from _subschemas(value)
+    elif node is True:
+        yield {}
 
 
 def _at(schema: Any, pointer: str) -> Any:
-    """The subschema at ``pointer``: an array's ``items`` it does not say are ``{}``."""
+    """The subschema at ``pointer``: an array's ``items`` it does not say are ``{}``. The
+    pointer is Gemini's position, where a nullable ``anyOf`` is one node (``nullable``): a
+    token missing from such a node is read in its branch that is not null."""
     node = schema
     tokens = [t for t in pointer.split("/")[1:] if t]
     for i, token in enumerate(tokens):
         token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token not in node:
+            node = _not_null(node)
         if isinstance(node, list):
             node = node[int(token)]
         elif token == "items" and i == len(tokens) - 1 and token not in node:
@@ -102,6 +136,16 @@ def _at(schema: Any, pointer: str) -> Any:
         else:
             node = node[token]
     return {} if node is True else node
+
+
+def _not_null(node: dict[str, Any]) -> Any:
+    """The one branch of ``node``'s ``anyOf``/``oneOf`` that is not ``{"type": "null"}``,
+    or ``node`` itself."""
+    for key in ("anyOf", "oneOf"):
+        rest = [b for b in node.get(key, []) if b != {"type": "null"}]
+        if len(rest) == 1 and isinstance(rest[0], dict):
+            return rest[0]
+    return node
 
 
 def _json_ok(value: Any) -> bool:

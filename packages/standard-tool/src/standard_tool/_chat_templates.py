@@ -26,9 +26,10 @@ FORMATS: tuple[str, ...] = ("hermes", "qwen", "llama3", "mistral")
 _DECODER = json.JSONDecoder()
 _END_TOKENS = ("<|eot_id|>", "<|eom_id|>", "<|im_end|>", "</s>", "<|end_of_text|>")
 _ENDING_BACKWARDS = re.compile(
-    r"(?:\s*+(?:" + "|".join(re.escape(token[::-1]) for token in _END_TOKENS) + r"))*+\s*+"
+    r"(?:\s*(?:" + "|".join(re.escape(token[::-1]) for token in _END_TOKENS) + r"))*\s*"
 )
-"""The end tokens and whitespace that close a completion, spelled backwards."""
+"""The end tokens and whitespace that close a completion, spelled backwards (no token
+begins with a space, so matching never backtracks: linear in what it strips)."""
 _SPACE = re.compile(r"\s*")
 _NAME = re.compile(r"[^\s\[\]{}]+")
 
