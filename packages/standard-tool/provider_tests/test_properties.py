@@ -79,20 +79,23 @@ def _check_gemini_refusal(schema: dict[str, Any], error: SchemaNotExpressibleErr
     """The refusal names a position of ``schema`` Gemini has no type for: an object that
     declares no property, or a position that accepts several kinds of values or null alone.
 
-    The pointer is Gemini's position, after nested and nullable ``anyOf`` are flattened; where
-    it is not a position of ``schema`` itself, some position of ``schema`` must be such."""
+    The pointer is Gemini's position, after nested and nullable ``anyOf`` are flattened, so it
+    need not be a position of ``schema`` itself: the position it names, or another position of
+    ``schema``, must be such."""
     assert "field='parametersJsonSchema'" in error.reason, error
     assert error.keyword in ("properties", "type"), error
     try:
         nodes = [_at(schema, error.pointer)]
     except (KeyError, IndexError, TypeError, ValueError):
-        nodes = list(_subschemas(schema))
+        nodes = []
+    nodes += _subschemas(schema)  # where the flattened position is not one of the schema's
     assert any(_untypeable(schema, node, error.keyword) for node in nodes), error
 
 
 def _untypeable(schema: dict[str, Any], node: Any, keyword: str) -> bool:
     if not isinstance(node, dict):
         return node is True
+    node = _not_null(node)  # Gemini's node for a nullable anyOf
     if keyword == "properties":
         return node.get("type") == "object" and not node.get("properties")
     accepts = jsonschema.Draft202012Validator({**node, "$defs": schema.get("$defs", {})}).is_valid

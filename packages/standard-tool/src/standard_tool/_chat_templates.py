@@ -26,10 +26,11 @@ FORMATS: tuple[str, ...] = ("hermes", "qwen", "llama3", "mistral")
 _DECODER = json.JSONDecoder()
 _END_TOKENS = ("<|eot_id|>", "<|eom_id|>", "<|im_end|>", "</s>", "<|end_of_text|>")
 _ENDING_BACKWARDS = re.compile(
-    r"(?:\s*(?:" + "|".join(re.escape(token[::-1]) for token in _END_TOKENS) + r"))*\s*"
+    r"(?:\s*(?:" + "|".join(re.escape(token[::-1]) for token in _END_TOKENS) + r")){0,512}\s*"
 )
-"""The end tokens and whitespace that close a completion, spelled backwards (no token
-begins with a space, so matching never backtracks: linear in what it strips)."""
+"""At most 512 of the end tokens (and the whitespace) that close a completion, spelled
+backwards: a repeat the matcher keeps a mark for each time round is kept short, so that
+stripping any number of them is linear (Python 3.10 has no possessive repeat)."""
 _SPACE = re.compile(r"\s*")
 _NAME = re.compile(r"[^\s\[\]{}]+")
 
@@ -81,10 +82,14 @@ def parse_tool_calls(text: str, format: Format = "hermes") -> ParsedCompletion:
 
 
 def _without_end_tokens(text: str) -> str:
-    """``text`` without the end tokens (and whitespace) that close it: one match over the
-    text read backwards, nothing copied but the result."""
-    found = _ENDING_BACKWARDS.match(text[::-1])
-    return text[: len(text) - found.end()] if found else text
+    """``text`` without the end tokens (and whitespace) that close it: matched over the text
+    read backwards, 512 tokens at a time, nothing copied but the result."""
+    backwards, stripped = text[::-1], 0
+    while True:
+        end = _ENDING_BACKWARDS.match(backwards, stripped).end()  # type: ignore[union-attr]
+        if end == stripped:
+            return text[: len(text) - stripped]
+        stripped = end
 
 
 def _skip_space(text: str, position: int) -> int:
