@@ -175,7 +175,10 @@ def call(
     a declared timeout of a tool other than :class:`Tool`, which may enforce it itself, is
     given half a second more.
     """
-    execute = attribute(tool, "execute")
+    try:  # inline, not through attribute(): this is every call's path
+        execute = tool.execute
+    except BaseException:  # the object's own failure: it is not a tool
+        execute = None
     if not callable(execute):
         raise _not_a_tool(tool, "call")
     if timeout is None:
@@ -230,7 +233,10 @@ async def acall(
     """
     import asyncio
 
-    execute = attribute(tool, "execute")
+    try:  # inline, not through attribute(): this is every call's path
+        execute = tool.execute
+    except BaseException:  # the object's own failure: it is not a tool
+        execute = None
     if not callable(execute):
         raise _not_a_tool(tool, "acall")
     seconds = _limit(tool, timeout)
