@@ -16,7 +16,7 @@ from typing import Any, NoReturn, TextIO, TypeVar, cast
 import click
 
 import standard_tool as st
-from standard_tool.adapters import Adapter
+from standard_tool.adapters import LARGE_NUMBER, Adapter
 from standard_tool.checks import (
     CHECKS,
     DESCRIPTIONS,
@@ -381,10 +381,7 @@ def _json_value(text: str, option: str) -> Any:
     except RecursionError:
         raise CommandError(f"{option} nests too deep to read") from None
     except ValueError:  # valid JSON with a number longer than Python reads
-        raise CommandError(
-            f"{option} holds a number too large to read (more than "
-            f"{sys.get_int_max_str_digits()} digits)"
-        ) from None
+        raise CommandError(f"{option} holds {LARGE_NUMBER}") from None
 
 
 @cli.command(

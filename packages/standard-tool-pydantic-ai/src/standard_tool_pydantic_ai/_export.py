@@ -17,7 +17,13 @@ from pydantic_ai.messages import ToolReturn
 from pydantic_ai.toolsets import FunctionToolset
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, adopt_each, issues_from_pydantic, pack_metadata
+from standard_tool.adapters import (
+    LARGE_NUMBER,
+    METADATA_KEY,
+    adopt_each,
+    issues_from_pydantic,
+    pack_metadata,
+)
 from standard_tool.exceptions import (
     Issue,
     NotJsonError,
@@ -115,7 +121,7 @@ class StandardArgsValidator:
             )
         except ValueError as error:  # pydantic-core reads at most 4300 digits, as Python does
             why = (
-                "the arguments hold a number too large to read (more than 4300 digits)"
+                f"the arguments hold {LARGE_NUMBER}"
                 if str(error).startswith("number out of range")
                 else "the arguments are not valid JSON"
             )

@@ -8,7 +8,8 @@ its framework.
   under :data:`METADATA_KEY`.
 - :func:`export_tools` exports one tool or a list under a target's name rule;
   :func:`adopt_each` adopts one tool or each of a list, naming an element that is no tool.
-- :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues.
+- :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues;
+  :data:`LARGE_NUMBER` says what JSON with a number longer than Python reads holds.
 - :func:`keyword_functions` runs a tool as a function and a coroutine of keyword arguments.
 - :class:`BaseRuntime` is the shared half of a framework's :class:`Runtime`, which runs the
   adapter's objects as the framework does and reports each call as a :class:`NativeOutcome`.
@@ -20,6 +21,7 @@ refuses colliding names; ``from_x(obj)`` refuses foreign objects with
 ``UnsupportedObjectError``.
 """
 
+from ._json import LARGE_NUMBER
 from ._metadata import (
     METADATA_KEY,
     Stored,
@@ -36,6 +38,7 @@ from ._schema import issues_from_pydantic
 from ._wrapper import WrapperTool, keyword_functions
 
 __all__ = [
+    "LARGE_NUMBER",
     "METADATA_KEY",
     "Adapter",
     "BaseRuntime",
