@@ -78,7 +78,7 @@ def raw_against_floor(
     ``Tool.execute``, ``st.call``, and the JSON-data walk alone."""
     import jsonschema_rs
 
-    from standard_tool._json import plain
+    from standard_tool.schema._json import plain
 
     def function(input: dict[str, Any]) -> int:
         return len(input)

@@ -14,8 +14,11 @@ pytest.importorskip("standard_tool_pydantic_ai")
 pytest.importorskip("standard_tool_langchain")
 
 from langchain_core.messages import ToolMessage  # noqa: E402
-from langchain_core.tools import StructuredTool, ToolException  # noqa: E402
-from langchain_core.tools import tool as langchain_tool  # noqa: E402
+from langchain_core.tools import (  # noqa: E402
+    StructuredTool,
+    ToolException,
+    tool as langchain_tool,  # noqa: E402
+)
 from pydantic_ai import Agent, RunContext, Tool  # noqa: E402
 from pydantic_ai.exceptions import ModelRetry  # noqa: E402
 from pydantic_ai.messages import (  # noqa: E402

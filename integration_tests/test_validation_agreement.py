@@ -25,8 +25,12 @@ hypothesis = pytest.importorskip("hypothesis")
 from_schema = pytest.importorskip("hypothesis_jsonschema").from_schema
 
 import runtimes  # noqa: E402
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as hs  # noqa: E402
+from hypothesis import (  # noqa: E402
+    HealthCheck,
+    given,
+    settings,
+    strategies as hs,  # noqa: E402
+)
 from jsonschema import Draft202012Validator  # noqa: E402
 from runtimes import TARGETS, Runtime  # noqa: E402
 

@@ -14,15 +14,14 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as hs
+from hypothesis import HealthCheck, assume, given, settings, strategies as hs
 from hypothesis_jsonschema import from_schema
 
 import standard_tool as st
-from standard_tool._provider_runtime import _closed  # how a strict-mode model writes a value
 from standard_tool.dialects import convert_schema
 from standard_tool.exceptions import SchemaNotExpressibleError
 from standard_tool.providers import run_tool_calls, to_anthropic, to_hf, to_openai
+from standard_tool.providers._runtime import _closed  # how a strict-mode model writes a value
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import provider_corpus as corpus  # noqa: E402

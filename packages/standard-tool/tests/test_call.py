@@ -423,8 +423,8 @@ def test_outputs_that_are_not_json_are_typed_errors(subject: Tool, args: dict[st
 
 
 def test_a_raw_output_schema_check_is_not_repeated(monkeypatch: pytest.MonkeyPatch) -> None:
-    import standard_tool._call
-    from standard_tool._json import json_issues
+    import standard_tool.run._call
+    from standard_tool.schema._json import json_issues
 
     walked: list[Any] = []
 
@@ -432,7 +432,7 @@ def test_a_raw_output_schema_check_is_not_repeated(monkeypatch: pytest.MonkeyPat
         walked.append(value)
         return json_issues(value, convert=convert)
 
-    monkeypatch.setattr(standard_tool._call, "json_issues", counted)
+    monkeypatch.setattr(standard_tool.run._call, "json_issues", counted)
     results: list[Any] = [{"a": [1]}, {"a": float("nan")}, {"a": [{1, 2}]}, {"a": {1: 2}}]
     held = Tool(
         name="held",

@@ -10,8 +10,10 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, Field, conint
 
-from standard_tool._dialects import MAX_DEPTH, convert_schema, detect_dialect
 from standard_tool.exceptions import SchemaNotExpressibleError, UsageError
+from standard_tool.schema.dialects._drafts import detect_dialect
+from standard_tool.schema.dialects._registry import convert_schema
+from standard_tool.schema.dialects._walk import MAX_DEPTH
 
 S2020 = "https://json-schema.org/draft/2020-12/schema"
 S07 = "http://json-schema.org/draft-07/schema#"

@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from standard_tool._docstrings import Docstring, parse_docstring
+from standard_tool.tools._docstrings import Docstring, parse_docstring
 
 EMPTY = Docstring("", {}, None)
 

@@ -13,11 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from standard_tool import JsonSchema, Tool, ToolValidationError, call
-from standard_tool._json import MAX_DEPTH, json_issues, plain
+from standard_tool.schema._json import MAX_DEPTH, json_issues, plain
 
 
 class Colour(enum.Enum):

@@ -17,7 +17,7 @@ from urllib.parse import urldefrag, urljoin
 import pytest
 
 from standard_tool import Tool, ToolValidationError
-from standard_tool._schema import JsonSchema
+from standard_tool.schema._schema import JsonSchema
 
 SKIPS: dict[str, str] = {}
 """Suite entries not run, keyed ``file::case`` or ``file::case::test``, with the reason."""

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 import standard_tool as st
-from standard_tool._json import json_issues, plain
 from standard_tool.exceptions import Issue, NotJsonError
 from standard_tool.providers import run_tool_calls
+from standard_tool.schema._json import json_issues, plain
 
 CLOSED: dict[str, Any] = {
     "type": "object",

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 import standard_tool as st
-from standard_tool._json import is_media
 from standard_tool.adapters import Adapter, as_tools
 from standard_tool.exceptions import UnsupportedObjectError, UsageError
 from standard_tool.providers import to_openai
 from standard_tool.registry import PluginManager, adopt_tools, is_standard_tool
+from standard_tool.schema._json import is_media
 
 RAISED = [RuntimeError("not loaded"), SystemExit(3), KeyboardInterrupt(), ValueError("lazy")]
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import standard_tool as st
-from standard_tool import _provider_runtime
+from standard_tool.providers import _runtime as _provider_runtime
 from standard_tool.registry import runtime
 from standard_tool.testing import INVALID_CALLS, VALID_CALLS, sample_tools
 

@@ -40,7 +40,7 @@ def _entry(name: str, value: str) -> EntryPoint:
     return EntryPoint(name=name, value=value, group="standard_tool")
 
 
-BUILTIN = _entry("standard", "standard_tool._builtin")
+BUILTIN = _entry("standard", "standard_tool.plugins._builtin")
 
 
 class Echo:

@@ -17,11 +17,11 @@ from standard_tool import (
     Tool,
     ToolValidationError,
     input_json_schema,
+    tool as tool_decorator,
 )
-from standard_tool import tool as tool_decorator
-from standard_tool._json import json_issues
-from standard_tool._schema import MAX_DEPTH, MAX_ISSUES, JsonSchema, PydanticSchema
 from standard_tool.exceptions import Issue, UsageError
+from standard_tool.schema._json import json_issues
+from standard_tool.schema._schema import MAX_DEPTH, MAX_ISSUES, JsonSchema, PydanticSchema
 
 
 def as_schema(declared: Any) -> StandardSchema:

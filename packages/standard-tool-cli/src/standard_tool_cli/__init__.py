@@ -8,9 +8,7 @@ from typing import TYPE_CHECKING
 from standard_tool.adapters import lazy_exports
 
 if TYPE_CHECKING:
-    from ._app import cli as cli
-    from ._app import main as main
-    from ._sources import load_object as load_object
-    from ._sources import open_source as open_source
+    from ._app import cli as cli, main as main
+    from ._sources import load_object as load_object, open_source as open_source
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__)

@@ -10,8 +10,7 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool, Tool, ToolException
 from langchain_core.tools.base import InjectedToolCallId, _is_injected_arg_type
-from pydantic import BaseModel
-from pydantic import ValidationError as ValidationErrorV2
+from pydantic import BaseModel, ValidationError as ValidationErrorV2
 
 import standard_tool as st
 from standard_tool import run_sync

@@ -24,8 +24,15 @@ from standard_tool import background_loop
 from standard_tool.exceptions import ServerError, UsageError
 
 from . import _compat
-from ._client import CLOSED, DEFAULT_TIMEOUT, GONE, MCPTool, ProgressCallback, SessionState
-from ._client import load_mcp_tools as load_mcp_tools
+from ._client import (
+    CLOSED,
+    DEFAULT_TIMEOUT,
+    GONE,
+    MCPTool,
+    ProgressCallback,
+    SessionState,
+    load_mcp_tools as load_mcp_tools,
+)
 from ._stdio import ServerProcess, stdio_transport
 
 __all__ = [

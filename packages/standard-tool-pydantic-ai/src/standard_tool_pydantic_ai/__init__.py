@@ -10,17 +10,21 @@ from typing import TYPE_CHECKING
 from standard_tool.adapters import lazy_exports
 
 if TYPE_CHECKING:
-    from ._adopt import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
-    from ._adopt import PydanticAIArguments as PydanticAIArguments
-    from ._adopt import PydanticAITool as PydanticAITool
-    from ._adopt import from_pydantic_ai as from_pydantic_ai
-    from ._adopt import from_pydantic_ai_toolset as from_pydantic_ai_toolset
-    from ._adopt import load_pydantic_ai_toolset as load_pydantic_ai_toolset
-    from ._export import METADATA_KEY as METADATA_KEY
-    from ._export import NAMES as NAMES
-    from ._export import StandardPydanticAITool as StandardPydanticAITool
-    from ._export import to_pydantic_ai as to_pydantic_ai
-    from ._export import to_pydantic_ai_toolset as to_pydantic_ai_toolset
+    from ._adopt import (
+        DEFAULT_TIMEOUT as DEFAULT_TIMEOUT,
+        PydanticAIArguments as PydanticAIArguments,
+        PydanticAITool as PydanticAITool,
+        from_pydantic_ai as from_pydantic_ai,
+        from_pydantic_ai_toolset as from_pydantic_ai_toolset,
+        load_pydantic_ai_toolset as load_pydantic_ai_toolset,
+    )
+    from ._export import (
+        METADATA_KEY as METADATA_KEY,
+        NAMES as NAMES,
+        StandardPydanticAITool as StandardPydanticAITool,
+        to_pydantic_ai as to_pydantic_ai,
+        to_pydantic_ai_toolset as to_pydantic_ai_toolset,
+    )
     from ._runtime import PydanticAIRuntime as PydanticAIRuntime
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__)

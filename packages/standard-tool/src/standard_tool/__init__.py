@@ -1,20 +1,6 @@
 """Write a tool once, use it in every agent framework."""
 
-from ._call import acall, background_loop, blocked_loop, call, run_sync
-from ._formatted import with_formatted_output
-from ._json_schemas import input_json_schema, output_json_schema
 from ._protocols import JsonSchemaTarget, Result, StandardSchema, StandardTool, TargetInfo
-from ._report import (
-    LOG_LEVELS,
-    LogLevel,
-    Reporter,
-    current_reporter,
-    report_log,
-    report_progress,
-    reporting,
-)
-from ._schema import JsonSchema, PydanticSchema, as_schema, jsonable
-from ._tool import Tool, tool
 from .exceptions import (
     Issue,
     StandardToolError,
@@ -25,7 +11,21 @@ from .exceptions import (
     UnsupportedObjectError,
     UsageError,
 )
-from .registry import adopt, convert, targets
+from .plugins._registry import adopt, convert, targets
+from .run._call import acall, background_loop, blocked_loop, call, run_sync
+from .run._report import (
+    LOG_LEVELS,
+    LogLevel,
+    Reporter,
+    current_reporter,
+    report_log,
+    report_progress,
+    reporting,
+)
+from .schema._schema import JsonSchema, PydanticSchema, as_schema, jsonable
+from .tools._formatted import with_formatted_output
+from .tools._json_schemas import input_json_schema, output_json_schema
+from .tools._tool import Tool, tool
 
 __all__ = [
     "Issue",

@@ -21,8 +21,9 @@ refuses colliding names; ``from_x(obj)`` refuses foreign objects with
 ``UnsupportedObjectError``.
 """
 
-from ._json import LARGE_NUMBER
-from ._metadata import (
+from ._protocols import NativeOutcome, Runtime
+from .plugins._adapter import Adapter, lazy_exports
+from .plugins._metadata import (
     METADATA_KEY,
     Stored,
     adopt_each,
@@ -31,11 +32,10 @@ from ._metadata import (
     pack_metadata,
     unpack_metadata,
 )
-from ._plugin import Adapter, lazy_exports
-from ._protocols import NativeOutcome, Runtime
-from ._runtime import BaseRuntime
-from ._schema import issues_from_pydantic
-from ._wrapper import WrapperTool, keyword_functions
+from .plugins._runtime import BaseRuntime
+from .schema._json import LARGE_NUMBER
+from .schema._schema import issues_from_pydantic
+from .tools._wrapper import WrapperTool, keyword_functions
 
 __all__ = [
     "LARGE_NUMBER",

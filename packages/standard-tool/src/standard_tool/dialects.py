@@ -19,14 +19,14 @@ rule, registered by name::
     # st.input_json_schema(tool, target="untitled")
 """
 
-from ._dialects import (
+from .schema.dialects._drafts import detect_dialect
+from .schema.dialects._registry import (
     BUILTIN_DIALECTS,
-    Dialect,
     convert_schema,
-    detect_dialect,
     dialects,
     register_dialect,
 )
+from .schema.dialects._walk import Dialect
 
 __all__ = [
     "BUILTIN_DIALECTS",

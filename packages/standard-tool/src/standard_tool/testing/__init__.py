@@ -31,7 +31,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ..registry import PluginManager, isolated_registry
+from ..plugins._registry import PluginManager, isolated_registry
 from ._contract import (
     AdapterContract,
     AdoptContract,

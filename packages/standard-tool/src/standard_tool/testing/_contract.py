@@ -12,12 +12,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from .._call import acall, call
-from .._checks import Probe, check_tool, definition_difference, failures, probe
-from .._json_schemas import input_json_schema
 from .._protocols import NativeOutcome, Runtime, StandardTool
-from .._schema import jsonable
-from .._tool import tool
+from ..checks._checks import Probe, check_tool, definition_difference, failures, probe
 from ..exceptions import (
     ToolExecutionError,
     ToolValidationError,
@@ -25,7 +21,11 @@ from ..exceptions import (
     UnsupportedObjectError,
 )
 from ..names import NameRule
-from ..registry import adopt, convert, get_plugin_manager, runtime, targets
+from ..plugins._registry import adopt, convert, get_plugin_manager, runtime, targets
+from ..run._call import acall, call
+from ..schema._schema import jsonable
+from ..tools._json_schemas import input_json_schema
+from ..tools._tool import tool
 from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, _add, sample_tools
 
 __all__ = [

@@ -8,7 +8,7 @@ import sys
 import textwrap
 from typing import ClassVar
 
-from ..registry import get_plugin_manager
+from ..plugins._registry import get_plugin_manager
 
 __all__ = ["PackageContract"]
 

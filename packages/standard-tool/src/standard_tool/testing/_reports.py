@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._report import LogLevel
+from ..run._report import LogLevel
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from .._protocols import StandardTool
-from .._tool import Tool, tool
+from ..tools._tool import Tool, tool
 
 __all__ = ["INVALID_CALLS", "SECRET", "VALID_CALLS", "sample_tools"]
 

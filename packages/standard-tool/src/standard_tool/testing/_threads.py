@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from .._waiting import start_thread, wait_for
+from ..run._waiting import start_thread, wait_for
 
 __all__ = ["within"]
 

@@ -1,0 +1,1 @@
+"""JSON Schema dialects: one walk, the drafts' and the model providers' rules, and a registry."""
