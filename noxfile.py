@@ -1,6 +1,7 @@
 """The test command, ``uvx nox``: every session below runs by default.
 
-- ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package.
+- ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package,
+  and the core's import graph (``lint-imports``: its parts import one way, no import circles).
 - ``repo``: the repository's own checks (``tests/``): tox.ini, the README, the CI script.
 - ``wheels``: every package built as a wheel and installed alone, with uv and with pip; every
   ``sh`` block of every Markdown file that installs, run as written in a fresh copy of the
@@ -97,6 +98,7 @@ LOWEST_TEST_REQUIRES = ("pytest>=8,<9", *TEST_REQUIRES[1:])
 LINT_REQUIRES = (
     "ruff==0.17.6",
     "mypy==2.4.1",
+    "import-linter==2.17",
     "types-jsonschema",
     "nox>=2025.5.1",
     "pytest-examples>=0.0.18",
@@ -206,7 +208,8 @@ def envs() -> list[Env]:
     out = [
         Env(
             "lint",
-            "ruff check and ruff format --check over everything, mypy --strict over every package.",
+            "ruff check and ruff format --check over everything, mypy --strict over every package, "
+            "the core's import graph (one-way layers, no import circles).",
             requires=(*LINT_REQUIRES, *TEST_REQUIRES, *test_requires, *newest),
             local=(*packages, CLI, PLUGIN, TOY),
             commands=(("python", ".ci/lint.py", POSARGS),),

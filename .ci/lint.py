@@ -1,4 +1,5 @@
-"""Lint every package: ruff check, ruff format --check, mypy --strict; counts per package.
+"""Lint every package: ruff check, ruff format --check, mypy --strict, and the core's import
+graph; counts per package.
 
 Run by the ``lint`` session (``uvx nox -s lint``), in a venv holding every package (editable),
 the newest framework of each adapter, the test dependencies and the lint tools. Every check runs
@@ -9,6 +10,11 @@ ruff checks everything. ``mypy --strict`` checks every package's source, the cor
 the toy plugin, the benchmarks, the examples and the repository's own scripts
 (``MYPY_UNITS``); the adapters' tests and the integration tests are not yet type-checked.
 mypy runs once per unit, so that the test folders' ``conftest`` modules do not collide.
+
+``lint-imports`` (import-linter, configured in the root ``pyproject.toml``) checks the core's
+import graph: its folders import one way (schema at the bottom, then running a tool, the tool,
+plugins, and providers/checks/testing on top) and no module is part of an import circle. Each
+broken contract counts as one error of the ``core`` unit.
 """
 
 from __future__ import annotations
@@ -110,11 +116,18 @@ def mypy(counts: dict[tuple[str, str], int]) -> None:
         counts[unit, "mypy --strict"] = errors
 
 
+def imports(counts: dict[tuple[str, str], int]) -> None:
+    out = run([str(Path(sys.executable).with_name("lint-imports"))])
+    broken = sum(1 for line in out.stdout.splitlines() if line.rstrip().endswith(" BROKEN"))
+    counts["core", "import graph"] = broken or (1 if out.returncode else 0)
+
+
 def main() -> int:
     counts: dict[tuple[str, str], int] = {}
     ruff(counts)
     mypy(counts)
-    checks = ["ruff check", "ruff format", "mypy --strict"]
+    imports(counts)
+    checks = ["ruff check", "ruff format", "mypy --strict", "import graph"]
     units = [*UNITS, *sorted({unit for unit, _ in counts} - set(UNITS))]
     width = max(len(unit) for unit in units)
     print("\n" + " " * width + "".join(f"  {check:>13}" for check in checks))

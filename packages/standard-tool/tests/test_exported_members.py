@@ -226,3 +226,12 @@ def test_the_core_names_are_public() -> None:
         "targets",
     ):  # fmt: skip
         assert getattr(standard_tool, name).__module__.startswith("standard_tool")
+
+
+def test_importing_the_package_gives_the_modules_it_always_gave() -> None:
+    import subprocess
+    import sys
+
+    script = "import standard_tool as st; print(st.registry.__name__, st.exceptions.__name__)"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.stdout.split() == ["standard_tool.registry", "standard_tool.exceptions"], out.stderr

@@ -11,7 +11,7 @@ from .exceptions import (
     UnsupportedObjectError,
     UsageError,
 )
-from .plugins._registry import adopt, convert, targets
+from .registry import adopt, convert, targets
 from .run._call import acall, background_loop, blocked_loop, call, run_sync
 from .run._report import (
     LOG_LEVELS,

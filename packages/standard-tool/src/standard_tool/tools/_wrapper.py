@@ -118,7 +118,7 @@ class WrapperTool(CoreTool):
     def handle(self, error: StandardToolError) -> Any:
         """What a failure becomes: raised, by default. A :func:`~standard_tool.call` or
         :func:`~standard_tool.acall` of this tool that runs out of time comes here too.
-        ``error`` quotes no value of the call's context (see ``standard_tool._redact``)."""
+        ``error`` quotes no value of the call's context (see ``standard_tool.run._redact``)."""
         raise error
 
     def _expired(self, error: ToolTimeoutError) -> Any:

@@ -14,7 +14,7 @@ is not valid JSON Schema.
 OpenAI's strict mode is the one exception, and it is documented: it closes objects (the
 model can only send declared properties), makes every property required and an optional
 one nullable; the return half reads ``null`` for an optional field that does not allow it
-as "absent" (see ``_strict_undo``).
+as "absent" (see ``standard_tool.providers._strict_undo``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The model providers' input-schema dialects: each a :class:`ProviderDialect` with one step
-per rule of the provider (``_provider_steps`` holds the shared ones)."""
+per rule of the provider (``_steps`` holds the shared ones)."""
 
 from __future__ import annotations
 
