@@ -10,6 +10,7 @@ from typing import Any
 
 from .._protocols import StandardTool
 from ..schema.dialects._provider import admits_null
+from ..schema.dialects._walk import MISSING, lookup
 from ..tools._json_schemas import input_json_schema
 
 __all__ = ["null_undo"]
@@ -44,18 +45,11 @@ class _Undo:
         return self.strip(value, self.root, 0)
 
     def resolve(self, ref: Any) -> Any:
+        """What a local ``$ref`` names (the dialects' own lookup), or ``{}``."""
         if not isinstance(ref, str) or not ref.startswith("#"):
             return {}
-        node: Any = self.root
-        for token in ref[1:].split("/")[1:]:
-            token = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, Mapping) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return {}
-        return node
+        node = lookup(self.root, ref[1:])
+        return {} if node is MISSING else node
 
     def strippable(self, node: Any) -> list[str]:
         """The optional properties of an object schema that refuse ``null``."""

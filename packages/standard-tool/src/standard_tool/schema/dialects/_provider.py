@@ -23,9 +23,8 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, NoReturn
-from urllib.parse import unquote
 
-from ._walk import _LIST, _MAP, _ONE, MAX_DEPTH, Dialect, _merge, _ptr, _unescape
+from ._walk import _LIST, _MAP, _ONE, MAX_DEPTH, Dialect, _merge, _ptr, _unescape, lookup
 
 __all__ = [
     "ANNOTATIONS",
@@ -171,7 +170,7 @@ class ProviderDialect(Dialect):
                     if pointer not in done:
                         done.add(pointer)
                         self.stack = ["", pointer]
-                        defs[name] = self.schema(_at(self, pointer), pointer, 1)
+                        defs[name] = self.schema(lookup(self.root, pointer), pointer, 1)
         except RecursionError:
             self.fail("depth", "", "the schema nests deeper than Python's recursion limit")
         if defs and isinstance(out, dict):
@@ -210,7 +209,7 @@ class ProviderDialect(Dialect):
         if self.spells_nullable:
             node = _null_branches_out(node)
         if "$ref" in node:
-            return self.reference(node, pointer, depth)
+            return self.inline(node, pointer, depth)
         if isinstance(node.get("allOf"), list):
             node = _all_of_folded(node)
         dropped = [k for k in node if k in self.dropped_early]
@@ -221,37 +220,27 @@ class ProviderDialect(Dialect):
             out = step(self, out, pointer)
         return out
 
-    def reference(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
-        """A ``$ref`` inlined, or kept when its target is recursive and the target allows it."""
-        ref = node["$ref"]
-        target = unquote(ref[1:]) if isinstance(ref, str) and ref.startswith("#") else None
-        if target is None or target not in self.stack:  # not a reference back into itself
-            return self.inline(node, pointer, depth)
+    def recursive(
+        self, node: Mapping[str, Any], target_pointer: str, pointer: str, depth: int
+    ) -> dict[str, Any]:
+        """A reference back into a schema being inlined, kept as a ``$ref`` (into the root's
+        ``$defs``) where the target has references, refused where it has none."""
         if not self.recursion:
             self.fail(
                 "$ref",
                 _ptr(pointer, "$ref"),
-                f"{ref!r} is recursive, and {self.label} has no references to express recursion",
+                f"{node['$ref']!r} is recursive, and {self.label} has no references to express "
+                "recursion",
             )
-        if target == "":
+        if target_pointer == "":
             kept = {"$ref": "#"}
         else:
-            name = self.kept.get(target)
+            name = self.kept.get(target_pointer)
             if name is None:
-                name = _def_name(target, set(self.kept.values()))
-                self.kept[target] = name
+                name = _def_name(target_pointer, set(self.kept.values()))
+                self.kept[target_pointer] = name
             kept = {"$ref": f"#/$defs/{name}"}
         return self.beside(kept, node, pointer, depth)
-
-    def inline(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
-        at = _ptr(pointer, "$ref")
-        target_pointer, target = self.resolve(node["$ref"], at)
-        self.stack.append(target_pointer)
-        try:
-            resolved = self.schema(target, target_pointer, depth + 1)
-        finally:
-            self.stack.pop()
-        return self.beside(resolved, node, pointer, depth)
 
     def beside(
         self, resolved: Any, node: Mapping[str, Any], pointer: str, depth: int
@@ -366,14 +355,6 @@ def _all_of_folded(node: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _has_ref(node: Any) -> bool:
     return any(True for _ in _local_refs(node))
-
-
-def _at(dialect: Dialect, pointer: str) -> Any:
-    node = dialect.root
-    for token in pointer.split("/")[1:]:
-        token = _unescape(token)
-        node = node[int(token)] if isinstance(node, list) else node[token]
-    return node
 
 
 def _def_name(pointer: str, taken: set[str]) -> str:

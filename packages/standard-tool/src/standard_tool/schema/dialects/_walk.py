@@ -11,7 +11,7 @@ from urllib.parse import unquote
 
 from ...exceptions import SchemaNotExpressibleError
 
-__all__ = ["MAX_DEPTH", "MAX_INLINED", "Dialect"]
+__all__ = ["MAX_DEPTH", "MAX_INLINED", "MISSING", "Dialect", "lookup"]
 
 MAX_DEPTH = 256
 """Subschemas (and JSON values) nested deeper than this are refused."""
@@ -221,33 +221,77 @@ class Dialect:
                 self.fail(key, _ptr(pointer, key), banned[key])
 
     def inline(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
-        """``node`` with its ``$ref`` replaced by a converted copy of the target."""
-        at = _ptr(pointer, "$ref")
-        target_pointer, target = self.resolve(node["$ref"], at)
+        """``node`` with its ``$ref`` replaced by a converted copy of what it names, and its
+        other keywords :meth:`beside` it; a reference back into a schema being inlined is
+        :meth:`recursive`."""
+        ref, at = node["$ref"], _ptr(pointer, "$ref")
+        target_pointer = self.target_of(ref, at)
+        if target_pointer in self.stack:
+            return self.recursive(node, target_pointer, pointer, depth)
+        target = self.lookup(ref, at)
         self.stack.append(target_pointer)
         try:
             resolved = self.schema(target, target_pointer, depth + 1)
         finally:
             self.stack.pop()
+        return self.beside(resolved, node, pointer, depth)
+
+    def recursive(
+        self, node: Mapping[str, Any], target_pointer: str, pointer: str, depth: int
+    ) -> dict[str, Any]:
+        """A ``$ref`` pointing back into a schema being inlined: refused, unless the target
+        can keep it (a dialect with references overrides this)."""
+        self.fail(
+            "$ref",
+            _ptr(pointer, "$ref"),
+            f"the recursive reference {node['$ref']!r} cannot be inlined",
+        )
+
+    def beside(
+        self, resolved: Any, node: Mapping[str, Any], pointer: str, depth: int
+    ) -> dict[str, Any]:
+        """``resolved`` (what a ``$ref`` stands for) joined with the converted siblings of the
+        ``$ref`` in ``node``: merged where they agree, else both under ``allOf``."""
         rest = self.node({k: v for k, v in node.items() if k != "$ref"}, pointer, depth)
         merged = _merge(resolved, rest) if isinstance(resolved, dict) else None
         return (
             merged if merged is not None else {**rest, "allOf": [resolved, *rest.get("allOf", [])]}
         )
 
-    def resolve(self, ref: Any, at: str) -> tuple[str, Any]:
-        """The JSON Pointer and the subschema a local ``$ref`` names."""
+    def target_of(self, ref: Any, at: str) -> str:
+        """The JSON Pointer a local ``$ref`` names (``at`` is where the ``$ref`` stands)."""
         if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
             self.fail("$ref", at, f"only local JSON Pointer references can be inlined, not {ref!r}")
-        target_pointer = unquote(ref[1:])
+        return unquote(ref[1:])
+
+    def lookup(self, ref: str, at: str) -> Any:
+        """The subschema a local ``$ref`` names, which must exist."""
+        node = lookup(self.root, ref[1:])
+        if node is MISSING:
+            self.fail("$ref", at, f"{ref!r} points at nothing")
+        return node
+
+    def resolve(self, ref: Any, at: str) -> tuple[str, Any]:
+        """The JSON Pointer and the subschema a local, not recursive, ``$ref`` names."""
+        target_pointer = self.target_of(ref, at)
         if target_pointer in self.stack:
             self.fail("$ref", at, f"the recursive reference {ref!r} cannot be inlined")
-        node = self.root
-        for token in map(_unescape, ref[1:].split("/")[1:]):
-            if isinstance(node, Mapping) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                self.fail("$ref", at, f"{ref!r} points at nothing")
-        return target_pointer, node
+        return target_pointer, self.lookup(ref, at)
+
+
+MISSING: Any = object()
+"""What :func:`lookup` returns when a pointer names nothing."""
+
+
+def lookup(root: Any, fragment: str) -> Any:
+    """The value the JSON Pointer ``fragment`` (as written in a ``$ref`` after ``#``: each
+    token percent- and tilde-escaped) names in ``root``, or :data:`MISSING`."""
+    node = root
+    for token in map(_unescape, fragment.split("/")[1:]):
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return MISSING
+    return node
