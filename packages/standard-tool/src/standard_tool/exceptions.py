@@ -5,6 +5,7 @@ The hierarchy::
     StandardToolError                  base of everything raised here
     ├── ToolValidationError            a value does not match a tool's input or output schema
     ├── ToolExecutionError             a tool ran and failed (the cause is chained)
+    ├── ToolRefusedError               an execution boundary refused a call, or reports its outcome
     ├── ServerError                    a tool server failed outside any one tool call
     │   └── ToolTimeoutError           a tool did not finish in time; the caller stopped waiting
     ├── ConversionError                a tool cannot be converted to or from a target
@@ -26,6 +27,7 @@ context. Every error pickles (multiprocessing, logging handlers) and keeps its a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -45,6 +47,7 @@ __all__ = [
     "StepTimeoutError",
     "ToolExecutionError",
     "ToolNameError",
+    "ToolRefusedError",
     "ToolTimeoutError",
     "ToolValidationError",
     "UnknownTargetError",
@@ -131,6 +134,78 @@ class ToolExecutionError(StandardToolError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.tool, self.message))
+
+
+REFUSAL_CODES: dict[str, bool] = {
+    "invalid_arguments": True,
+    "not_found": False,
+    "denied": False,
+    "stale": True,
+    "held_for_review": False,
+    "budget_exceeded": True,
+    "disabled": False,
+    "timeout": True,
+    "unknown_outcome": False,
+    "failed": False,
+}
+"""Every code a :class:`ToolRefusedError` carries, and whether a model may retry the call as it
+is (``stale``: with fresh data; ``budget_exceeded``: later; ``timeout``: with the same request
+id, which then reads back or reruns the effect once)."""
+
+
+class ToolRefusedError(StandardToolError):
+    """A guarded call (``standard_tool.boundary``) was refused before it ran, or ended without
+    a result: one vocabulary, whatever framework the call came through.
+
+    ``str()`` is what the model reads, the same in every framework: one line of JSON with
+    ``code``, ``retryable``, ``message`` and ``request_id``. A denial and an unknown record,
+    a hidden tool and an unknown one, read alike when the boundary's steps say so.
+
+    Attributes:
+        tool: the tool's name.
+        code: one of :data:`REFUSAL_CODES`.
+        message: a short message, safe for a model (no value of the call's context).
+        request_id: the call's request id (the same on a retry of the same call).
+        retryable: whether the same call may succeed later (from :data:`REFUSAL_CODES`).
+        approval: for ``held_for_review``, what a person is asked to approve (``id``,
+            ``tool``, ``digest``, ``summary``), else ``None``; it is not part of ``str()``.
+    """
+
+    def __init__(
+        self,
+        tool: str,
+        code: str,
+        message: str,
+        request_id: str | None = None,
+        approval: dict[str, Any] | None = None,
+    ) -> None:
+        if code not in REFUSAL_CODES:
+            raise UsageError(
+                f"unknown refusal code {clip(code)!r}; use one of {list(REFUSAL_CODES)}"
+            )
+        self.tool = tool
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+        self.approval = approval
+        super().__init__(json.dumps(self.payload, ensure_ascii=False, separators=(", ", ": ")))
+
+    @property
+    def retryable(self) -> bool:
+        return REFUSAL_CODES[self.code]
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The model-facing form, as a dict (``str()`` is its JSON)."""
+        return {
+            "code": self.code,
+            "retryable": self.retryable,
+            "message": self.message,
+            "request_id": self.request_id,
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.tool, self.code, self.message, self.request_id, self.approval))
 
 
 class ServerError(StandardToolError):

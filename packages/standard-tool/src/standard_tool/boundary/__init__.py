@@ -1,0 +1,1 @@
+"""The execution boundary between a model's proposal and its effect (work in progress)."""

@@ -1,0 +1,44 @@
+"""Budgets: how many calls a tool, an actor or a tenant may make, per period or in all."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Literal
+
+from ..exceptions import UsageError
+from ._types import CallRequest
+
+__all__ = ["Budget"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """At most ``limit`` calls per ``per`` seconds (a token bucket, refilled evenly), or in all
+    when ``per`` is ``None``, counted separately for each tool, actor or tenant (``key``).
+
+    ``tools`` limits the budget to those tool names (default: every tool the gate guards).
+    A call with no actor (or tenant) counts under the empty name.
+    """
+
+    limit: int
+    per: float | None = None
+    key: Literal["tool", "actor", "tenant"] = "tool"
+    tools: Collection[str] | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.limit) is not int or self.limit < 0:
+            raise UsageError(f"a budget's limit is a whole number of calls, not {self.limit!r}")
+        if self.per is not None and not (isinstance(self.per, (int, float)) and self.per > 0):
+            raise UsageError(f"a budget's period is a number of seconds, not {self.per!r}")
+        if self.key not in ("tool", "actor", "tenant"):
+            raise UsageError(f"a budget counts per 'tool', 'actor' or 'tenant', not {self.key!r}")
+
+    def applies(self, request: CallRequest) -> bool:
+        return self.tools is None or request.tool in self.tools
+
+    def bucket(self, request: CallRequest) -> str:
+        """The store's key for this call's bucket: the budget's terms, then whose it is."""
+        who = {"tool": request.tool, "actor": request.actor, "tenant": request.tenant}[self.key]
+        scope = ",".join(sorted(self.tools)) if self.tools is not None else "*"
+        return f"budget:{self.limit}/{self.per}:{scope}:{self.key}:{who or ''}"

@@ -1,0 +1,163 @@
+"""What the boundary's steps are given and answer, and what it records."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from ..exceptions import REFUSAL_CODES, UsageError
+from ..schema._canonical import digest
+
+__all__ = ["Approval", "AuditEvent", "CallRequest", "Decision", "Receipt", "call_digest"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a step says of a call: go on, refuse it (``deny``), or hold it (``hold``) with a
+    refusal code (see :data:`standard_tool.exceptions.REFUSAL_CODES`) and a short message
+    that a model may read."""
+
+    verdict: Literal["allow", "deny", "hold"]
+    code: str | None = None
+    message: str = ""
+
+    def __post_init__(self) -> None:
+        if self.verdict != "allow" and self.code not in REFUSAL_CODES:
+            raise UsageError(
+                f"a decision's code is one of {list(REFUSAL_CODES)}, not {self.code!r}"
+            )
+
+    @classmethod
+    def allow(cls) -> Decision:
+        return cls("allow")
+
+    @classmethod
+    def deny(cls, code: str = "denied", message: str = "This call is not allowed.") -> Decision:
+        return cls("deny", code, message)
+
+    @classmethod
+    def hold(
+        cls, code: str = "held_for_review", message: str = "This call waits for a person's review."
+    ) -> Decision:
+        return cls("hold", code, message)
+
+
+def call_digest(tool: str, schema_digest: str, arguments: Any, actor: str | None) -> str:
+    """SHA-256 over the RFC 8785 canonical JSON of the tool's name, its input-schema digest,
+    the arguments and the actor: what an approval is bound to."""
+    return digest({"tool": tool, "schema": schema_digest, "arguments": arguments, "actor": actor})
+
+
+@dataclass(frozen=True, eq=False)
+class CallRequest:
+    """One call, as every step of a :class:`~standard_tool.boundary.Gate` sees it.
+
+    ``arguments`` are the validated input (JSON data); ``context`` is the call's context
+    (with ``request_id`` set); ``actor`` and ``tenant`` are read from the context.
+    """
+
+    tool: str
+    arguments: Any
+    context: Any
+    actor: str | None
+    tenant: str | None
+    request_id: str
+    schema_digest: str
+
+    @cached_property
+    def digest(self) -> str:
+        """:func:`call_digest` of this call (computed on first use)."""
+        return call_digest(self.tool, self.schema_digest, self.arguments, self.actor)
+
+
+@dataclass
+class Approval:
+    """A held call's approval request and its fate, kept in the store under the request id.
+
+    ``status`` is ``pending`` until a person decides (``approved`` or ``rejected``); an
+    approval is ``used`` by the one call it lets through.
+    """
+
+    request_id: str
+    tool: str
+    digest: str
+    summary: str
+    actor: str | None = None
+    tenant: str | None = None
+    status: Literal["pending", "approved", "rejected", "used"] = "pending"
+    approver: str | None = None
+    reason: str | None = None
+    created: float = 0.0
+    expires_at: float | None = None
+
+    def request(self) -> dict[str, Any]:
+        """What a person is shown: the id, the tool, the digest, the summary."""
+        return {
+            "id": self.request_id,
+            "tool": self.tool,
+            "digest": self.digest,
+            "summary": self.summary,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Approval:
+        return cls(**json.loads(text))
+
+
+@dataclass
+class Receipt:
+    """What a request id did: claimed (``running``), then ``succeeded`` with its result,
+    ``failed`` with a refusal code and message, or ``unknown_outcome`` (it timed out, or the
+    process died while it ran: a lease past ``lease_until`` reads as that)."""
+
+    request_id: str
+    tool: str
+    digest: str
+    state: Literal["running", "succeeded", "failed", "unknown_outcome"] = "running"
+    result: Any = None
+    code: str | None = None
+    message: str | None = None
+    effect_id: str | None = None
+    started: float = 0.0
+    finished: float | None = None
+    lease_until: float = 0.0
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Receipt:
+        return cls(**json.loads(text))
+
+
+@dataclass(frozen=True)
+class AuditEvent:
+    """One call through a gate, as an audit sink records it: never the arguments or the
+    result themselves (``digest`` stands for the arguments), never a context value.
+
+    ``outcome`` is ``succeeded``, ``refused`` (``code`` says why), ``failed``, ``timeout``,
+    ``unknown_outcome``, ``replayed`` (a receipt answered) or ``reconciled``.
+    """
+
+    request_id: str
+    tool: str
+    schema_digest: str
+    digest: str | None
+    actor: str | None
+    tenant: str | None
+    outcome: str
+    code: str | None = None
+    approval_id: str | None = None
+    approver: str | None = None
+    effect_id: str | None = None
+    duration: float = 0.0
+    time: float = 0.0
+    attributes: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

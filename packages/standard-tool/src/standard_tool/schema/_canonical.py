@@ -1,0 +1,62 @@
+"""Canonical JSON (RFC 8785, the JSON Canonicalization Scheme) and digests over it: the same
+bytes for the same data, whatever the key order or the spelling of a number."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from ..exceptions import UsageError
+
+__all__ = ["canonical_json", "digest"]
+
+_SAFE = 2**53 - 1
+"""RFC 8785 writes numbers as IEEE doubles; integers past this are written digit for digit."""
+
+
+def canonical_json(value: Any) -> bytes:
+    """``value`` (JSON data) as RFC 8785 canonical JSON, in UTF-8.
+
+    An integer too large for a double, which RFC 8785 has no form for, is written with all its
+    digits, so that two different integers never share a form. Anything that is not JSON data
+    (NaN, a set, a lone surrogate, nesting past Python's recursion limit) is a UsageError.
+    """
+    import rfc8785
+
+    try:
+        try:
+            return rfc8785.dumps(value)
+        except rfc8785.IntegerDomainError:
+            return _with_large_integers(value)
+    except (rfc8785.CanonicalizationError, TypeError, ValueError, RecursionError) as exc:
+        raise UsageError(f"not JSON data that can be canonicalized: {type(exc).__name__}") from None
+
+
+def digest(value: Any) -> str:
+    """``sha256:`` and the hex SHA-256 of ``value``'s canonical JSON."""
+    return "sha256:" + hashlib.sha256(canonical_json(value)).hexdigest()
+
+
+def _with_large_integers(value: Any) -> bytes:
+    import rfc8785
+
+    nonce = secrets.token_hex(8)  # no string of the value can name a stand-in by chance
+    digits: dict[str, str] = {}
+
+    def stand_in(node: Any) -> Any:
+        kind = type(node)
+        if kind is int and not -_SAFE <= node <= _SAFE:
+            token = f"\x00{nonce}:{len(digits)}"
+            digits[token] = str(node)
+            return token
+        if kind is dict:
+            return {key: stand_in(item) for key, item in node.items()}
+        if kind is list or kind is tuple:
+            return [stand_in(item) for item in node]
+        return node
+
+    out: bytes = rfc8785.dumps(stand_in(value))
+    for token, number in digits.items():
+        out = out.replace(rfc8785.dumps(token), number.encode("ascii"), 1)
+    return out
