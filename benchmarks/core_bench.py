@@ -8,7 +8,6 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
-import timeit
 from collections.abc import Callable
 from typing import Any
 
@@ -17,12 +16,13 @@ from pydantic import validate_call
 
 import standard_tool as st
 
+from _timing import best_us, rounds_us, spread
+
 FRAMEWORKS = ("langchain_core", "langchain", "pydantic_ai", "llama_index", "mcp")
 
 
-def per_call_us(fn: Callable[[], Any], number: int = 100_000, repeat: int = 7) -> float:
-    """Best-of-``repeat`` microseconds per call (the least disturbed run)."""
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+NUMBER = 100_000
+"""Calls per timed run of the per-call figures (best of 7 runs)."""
 
 
 def add(a: int, b: int) -> int:
@@ -97,21 +97,13 @@ def raw_against_floor(
         "call": lambda: call(tool, value),
         "walk": lambda: plain(value),
     }
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    for _ in range(rounds):
-        for name, contender in contenders.items():
-            times[name].append(per_call_us(contender, number=50_000, repeat=3))
-    return times
+    figures = rounds_us(list(contenders.values()), number=50_000, rounds=rounds, repeat=3)
+    return dict(zip(contenders, figures, strict=True))
 
 
 def ratios(times: dict[str, list[float]], name: str) -> list[float]:
     """``name``'s figure over the floor's, round by round."""
     return [mine / base for mine, base in zip(times[name], times["floor"], strict=True)]
-
-
-def spread(values: list[float]) -> str:
-    """``median (min–max)`` of ``values``."""
-    return f"{statistics.median(values):4.2f} ({min(values):4.2f}-{max(values):4.2f})"
 
 
 def import_ms(module: str, runs: int = 9) -> tuple[float, list[str]]:
@@ -136,8 +128,8 @@ def main() -> None:
 
     pydantic_tool = st.tool(add)
     validated = validate_call(add)
-    native = per_call_us(lambda: validated(**arguments))
-    ours = per_call_us(lambda: pydantic_tool.execute(arguments))
+    native = best_us(lambda: validated(**arguments), number=NUMBER)
+    ours = best_us(lambda: pydantic_tool.execute(arguments), number=NUMBER)
     print(f"pydantic schema   validate_call        {native:7.2f} us")
     print(
         f"                  Tool.execute         {ours:7.2f} us   ratio {ours / native:4.2f}x (goal <= 2x)"
@@ -152,8 +144,8 @@ def main() -> None:
         reference.validate(arguments)
         return arguments["a"] + arguments["b"]
 
-    baseline = per_call_us(with_jsonschema, number=10_000)
-    raw = per_call_us(lambda: raw_tool.execute(arguments))
+    baseline = best_us(with_jsonschema, number=10_000)
+    raw = best_us(lambda: raw_tool.execute(arguments), number=NUMBER)
     print(f"raw JSON Schema   jsonschema + call    {baseline:7.2f} us")
     print(
         f"                  Tool.execute         {raw:7.2f} us   ratio {raw / baseline:4.2f}x (goal <= 3 us)"

@@ -5,10 +5,8 @@ Run ``python benchmarks/langchain_bench.py`` with standard-tool-langchain instal
 
 from __future__ import annotations
 
-import statistics
-import time
-import timeit
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import langchain_core
@@ -17,6 +15,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 import standard_tool as st
 from standard_tool_langchain import to_langchain
+
+from _timing import MinMedian, fresh_runs_ms, min_median, ms_row, ratio_row, runs_ms, runs_us
 
 REPEAT = 7
 SCHEMA: dict[str, Any] = {
@@ -32,19 +32,14 @@ def add(a: int, b: int) -> int:
     return a + b
 
 
-def per_call(fn: Callable[[], Any], number: int) -> tuple[float, float]:
+def per_call(fn: Callable[[], Any], number: int) -> MinMedian:
     """Min and median µs per call over REPEAT runs of ``number`` calls."""
     fn()
-    runs = [t / number * 1e6 for t in timeit.repeat(fn, number=number, repeat=REPEAT)]
-    return min(runs), statistics.median(runs)
+    return min_median(runs_us(fn, number=number, repeat=REPEAT))
 
 
-def row(label: str, native: tuple[float, float], ours: tuple[float, float]) -> None:
-    print(
-        f"{label:<38} native {native[0]:7.1f} / {native[1]:7.1f} µs   "
-        f"converted {ours[0]:7.1f} / {ours[1]:7.1f} µs   ratio {ours[0] / native[0]:.2f}x (min) "
-        f"{ours[1] / native[1]:.2f}x (median)"
-    )
+def row(label: str, native: MinMedian, ours: MinMedian) -> None:
+    print(ratio_row(label, native, ours, width=38))
 
 
 def calls(number: int = 2000) -> None:
@@ -100,39 +95,36 @@ def make_tools(n: int, kind: str) -> list[Any]:
     return [st.tool(add, name=f"t{i}") for i in range(n)]
 
 
+def convert(tools: list[Any], bind: bool) -> None:
+    """``to_langchain`` each tool, then (``bind``) its OpenAI form, as ``bind_tools`` does."""
+    for tool in tools:
+        native = to_langchain(tool)
+        if bind:
+            convert_to_openai_tool(native)
+
+
 def conversions() -> None:
     """``to_langchain`` alone (schemas derived on first use), then with the OpenAI form of each."""
     for bind in (False, True):
         for kind in ("schema", "function"):
             for n in (10, 100, 1000):
-                runs = []
-                for _ in range(REPEAT):
-                    tools = make_tools(n, kind)  # fresh tools: nothing derived is cached yet
-                    start = time.perf_counter()
-                    for tool in tools:
-                        native = to_langchain(tool)
-                        if bind:
-                            convert_to_openai_tool(native)
-                    runs.append((time.perf_counter() - start) * 1e3)
-                what = "convert + convert_to_openai_tool" if bind else "convert"
-                label = f"{what} {n:>5} {kind} tools"
-                best, median = min(runs), statistics.median(runs)
-                print(
-                    f"{label:<52} min {best:8.2f} ms   median {median:8.2f} ms"
-                    f"   ({best / n * 1e3:.1f} µs per tool)"
+                # fresh tools for each run: nothing derived is cached yet
+                runs = fresh_runs_ms(
+                    partial(convert, bind=bind), partial(make_tools, n, kind), runs=REPEAT
                 )
+                what = "convert + convert_to_openai_tool" if bind else "convert"
+                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=52, tools=n))
 
 
 def native_reference(n: int = 1000) -> None:
     """For scale: LangChain building its own tools from the same function."""
-    runs = []
-    for _ in range(3):
-        start = time.perf_counter()
+
+    def build() -> None:
         for i in range(n):
             convert_to_openai_tool(StructuredTool.from_function(add, name=f"t{i}"))
-        runs.append((time.perf_counter() - start) * 1e3)
+
     label = f"native StructuredTool.from_function + convert_to_openai_tool {n}"
-    print(f"{label:<52} min {min(runs):8.2f} ms   median {statistics.median(runs):8.2f} ms")
+    print(ms_row(label, runs_ms(build, runs=3), width=52))
 
 
 if __name__ == "__main__":

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import statistics
-import time
-import timeit
 from collections.abc import Callable
+from functools import partial
 from importlib.metadata import version
 from typing import Any, cast
 
@@ -19,6 +17,8 @@ from llama_index.core.tools.calling import call_tool
 
 import standard_tool as st
 from standard_tool_llama_index import to_llama_index
+
+from _timing import MinMedian, fresh_runs_ms, ms_row, pair_us, ratio_row, runs_ms
 
 REPEAT = 7
 ROUNDS = 100
@@ -37,26 +37,14 @@ def add(a: int, b: int) -> int:
 
 def compare(
     native: Callable[[], Any], ours: Callable[[], Any], number: int
-) -> tuple[tuple[float, float], tuple[float, float]]:
+) -> tuple[MinMedian, MinMedian]:
     """Min and median µs per call of each side, over ROUNDS alternating rounds of ``number``
     calls (alternating, so that both sides see the same load on a shared machine)."""
-    native(), ours()
-    sides: tuple[list[float], list[float]] = ([], [])
-    for _ in range(ROUNDS):
-        for side, fn in zip(sides, (native, ours), strict=True):
-            side.append(timeit.timeit(fn, number=number) / number * 1e6)
-    return (
-        (min(sides[0]), statistics.median(sides[0])),
-        (min(sides[1]), statistics.median(sides[1])),
-    )
+    return pair_us(native, ours, number=number, rounds=ROUNDS)
 
 
-def row(label: str, native: tuple[float, float], ours: tuple[float, float]) -> None:
-    print(
-        f"{label:<36} native {native[0]:7.1f} / {native[1]:7.1f} µs   "
-        f"converted {ours[0]:7.1f} / {ours[1]:7.1f} µs   ratio {ours[0] / native[0]:.2f}x (min) "
-        f"{ours[1] / native[1]:.2f}x (median)"
-    )
+def row(label: str, native: MinMedian, ours: MinMedian) -> None:
+    print(ratio_row(label, native, ours, width=36))
 
 
 def schema_tool(name: str = "add") -> st.Tool:
@@ -135,39 +123,36 @@ def make_tools(n: int, kind: str) -> list[Any]:
     return [st.tool(add, name=f"t{i}") for i in range(n)]
 
 
+def convert(tools: list[Any], bind: bool) -> None:
+    """``to_llama_index`` each tool, then (``bind``) its OpenAI form, as agents do."""
+    for tool in tools:
+        native = to_llama_index(tool)
+        if bind:
+            native.metadata.to_openai_tool()
+
+
 def conversions() -> None:
     """``to_llama_index`` alone (schemas derived on first use), then with the OpenAI form of each."""
     for bind in (False, True):
         for kind in ("schema", "function"):
             for n in (10, 100, 1000):
-                runs = []
-                for _ in range(REPEAT):
-                    tools = make_tools(n, kind)  # fresh tools: nothing derived is cached yet
-                    start = time.perf_counter()
-                    for tool in tools:
-                        native = to_llama_index(tool)
-                        if bind:
-                            native.metadata.to_openai_tool()
-                    runs.append((time.perf_counter() - start) * 1e3)
-                what = "convert + to_openai_tool" if bind else "convert"
-                label = f"{what} {n:>5} {kind} tools"
-                best, median = min(runs), statistics.median(runs)
-                print(
-                    f"{label:<44} min {best:8.2f} ms   median {median:8.2f} ms"
-                    f"   ({best / n * 1e3:.1f} µs per tool)"
+                # fresh tools for each run: nothing derived is cached yet
+                runs = fresh_runs_ms(
+                    partial(convert, bind=bind), partial(make_tools, n, kind), runs=REPEAT
                 )
+                what = "convert + to_openai_tool" if bind else "convert"
+                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=44, tools=n))
 
 
 def native_reference(n: int = 1000) -> None:
     """For scale: LlamaIndex building its own tools from the same function."""
-    runs = []
-    for _ in range(3):
-        start = time.perf_counter()
+
+    def build() -> None:
         for i in range(n):
             FunctionTool.from_defaults(add, name=f"t{i}").metadata.to_openai_tool()
-        runs.append((time.perf_counter() - start) * 1e3)
+
     label = f"native FunctionTool.from_defaults + to_openai_tool {n}"
-    print(f"{label:<44} min {min(runs):8.2f} ms   median {statistics.median(runs):8.2f} ms")
+    print(ms_row(label, runs_ms(build, runs=3), width=44))
 
 
 if __name__ == "__main__":

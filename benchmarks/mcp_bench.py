@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
-import statistics
 import time
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
@@ -17,6 +16,8 @@ from typing import Any
 from standard_tool import Tool, acall, call, tool
 from standard_tool_mcp import connect, from_mcp_tool, load_mcp_tools, to_mcp_server, to_mcp_tool
 from standard_tool_mcp._compat import MAJOR, call_tool, list_tools_page, memory_session
+
+from _timing import apair_us, loop_us
 
 CALLS = 2000
 ROUNDS = 5
@@ -44,25 +45,12 @@ def native_server(function: Callable[..., Any]) -> Any:
     return server
 
 
-async def _round(send: Callable[[], Awaitable[Any]], calls: int) -> float:
-    start = time.perf_counter()
-    for _ in range(calls):
-        await send()
-    return (time.perf_counter() - start) / calls * 1e6
-
-
 async def compare(
     first: Callable[[], Awaitable[Any]], second: Callable[[], Awaitable[Any]], calls: int = CALLS
 ) -> tuple[float, float]:
     """Median microseconds per call of each, measured in alternating rounds."""
-    for _ in range(300):
-        await first()
-        await second()
-    a, b = [], []
-    for _ in range(ROUNDS):
-        a.append(await _round(first, calls))
-        b.append(await _round(second, calls))
-    return statistics.median(a), statistics.median(b)
+    (_, a), (_, b) = await apair_us(first, second, number=calls, rounds=ROUNDS, warmup=300)
+    return a, b
 
 
 async def served(function: Callable[..., Any], label: str) -> None:
@@ -103,10 +91,7 @@ def adopted_sync() -> None:
     with connect(native_server(add)) as (adopted_tool,):
         for _ in range(200):
             call(adopted_tool, arguments)
-        start = time.perf_counter()
-        for _ in range(CALLS):
-            call(adopted_tool, arguments)
-        elapsed = (time.perf_counter() - start) / CALLS * 1e6
+        elapsed = loop_us(lambda: call(adopted_tool, arguments), CALLS)
     print(f"adopted sync  call() through the shared loop (plain with connect) {elapsed:8.1f} us")
 
 

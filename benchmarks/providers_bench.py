@@ -14,17 +14,15 @@ Run: ``python benchmarks/providers_bench.py`` (figures go to stdout; see README.
 
 from __future__ import annotations
 
-import gc
 import json
-import statistics
 import sys
-import time
-import timeit
 from collections.abc import Callable
 from typing import Any
 
 import standard_tool as st
 from standard_tool.providers import run_tool_calls, to_anthropic, to_gemini, to_hf, to_openai
+
+from _timing import MinMedian, best_us, fresh_runs_ms, min_median
 
 
 def raw_schema(i: int) -> dict[str, Any]:
@@ -89,20 +87,13 @@ RENDER: dict[str, Callable[[list[st.Tool]], Any]] = {
 
 def render_ms(
     render: Callable[[list[st.Tool]], Any], make: Callable[[int], list[st.Tool]], n: int
-) -> tuple[float, float]:
+) -> MinMedian:
     """Min and median of 7 runs, each on freshly made tools (garbage collected first), in ms."""
-    times = []
-    for _ in range(7):
-        tools = make(n)
-        gc.collect()
-        start = time.perf_counter()
-        render(tools)
-        times.append(time.perf_counter() - start)
-    return min(times) * 1e3, statistics.median(times) * 1e3
+    return min_median(fresh_runs_ms(render, lambda: make(n), runs=7, collect=True))
 
 
-def per_call_us(fn: Callable[[], Any], number: int = 20_000, repeat: int = 7) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+NUMBER = 20_000
+"""Calls per timed run of the return half (best of 7 runs)."""
 
 
 def main() -> None:
@@ -145,10 +136,16 @@ def main() -> None:
             result = st.call(tool, json.loads(text))
             return {"type": "function_call_output", "call_id": "c1", "output": json.dumps(result)}
 
-        parse = per_call_us(lambda: json.loads(text))
-        bare = per_call_us(lambda tool=tool, arguments=arguments: st.call(tool, arguments))  # type: ignore[misc]
-        hand = per_call_us(by_hand)
-        ours = per_call_us(lambda tools=tools, items=items: run_tool_calls(tools, items, "openai"))  # type: ignore[misc]
+        parse = best_us(lambda: json.loads(text), number=NUMBER)
+        bare = best_us(
+            lambda tool=tool, arguments=arguments: st.call(tool, arguments),  # type: ignore[misc]
+            number=NUMBER,
+        )
+        hand = best_us(by_hand, number=NUMBER)
+        ours = best_us(
+            lambda tools=tools, items=items: run_tool_calls(tools, items, "openai"),  # type: ignore[misc]
+            number=NUMBER,
+        )
         print(
             f"  {label:<21} json.loads {parse:5.2f}  st.call {bare:5.2f}  "
             f"by hand {hand:5.2f}  run_tool_calls {ours:5.2f}  "

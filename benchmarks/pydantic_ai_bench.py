@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import statistics
-import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from pydantic_ai import RunContext, Tool
@@ -23,6 +22,8 @@ from pydantic_ai.usage import RunUsage
 
 import standard_tool as st
 from standard_tool_pydantic_ai import to_pydantic_ai, to_pydantic_ai_toolset
+
+from _timing import apair_us, fresh_runs_ms, ms_row, ratio_row, runs_ms
 
 REPEAT = 7
 ARGUMENTS = '{"a": 2, "b": 3}'
@@ -70,27 +71,11 @@ async def caller(toolset: AbstractToolset[Any], name: str) -> Callable[[], Await
     return one
 
 
-async def timed(one: Callable[[], Awaitable[Any]], number: int) -> float:
-    """µs per call over ``number`` calls."""
-    start = time.perf_counter()
-    for _ in range(number):
-        await one()
-    return (time.perf_counter() - start) / number * 1e6
-
-
 async def compare(label: str, native: Any, converted: Any, number: int) -> None:
     """Alternating rounds of the two sides; min and median µs per call."""
-    sides = [await caller(native, "add"), await caller(converted, "add")]
-    runs: list[list[float]] = [[], []]
-    for _ in range(REPEAT):
-        for side, one in enumerate(sides):
-            runs[side].append(await timed(one, number))
-    (base_min, base_med), (ours_min, ours_med) = ((min(r), statistics.median(r)) for r in runs)
-    print(
-        f"{label:<44} native {base_min:7.1f} / {base_med:7.1f} µs   "
-        f"converted {ours_min:7.1f} / {ours_med:7.1f} µs   "
-        f"ratio {ours_min / base_min:.2f}x (min) {ours_med / base_med:.2f}x (median)"
-    )
+    sides = await caller(native, "add"), await caller(converted, "add")
+    base, ours = await apair_us(*sides, number=number, rounds=REPEAT)
+    print(ratio_row(label, base, ours, width=44))
 
 
 async def calls(number: int = 2000) -> None:
@@ -120,41 +105,38 @@ def make_tools(n: int, kind: str) -> list[Any]:
     return [st.tool(add, name=f"t{i}") for i in range(n)]
 
 
+def convert(tools: list[Any], listed: bool) -> None:
+    """``to_pydantic_ai`` each tool, or (``listed``) a toolset of them and its first listing."""
+    if listed:
+        asyncio.run(to_pydantic_ai_toolset(tools).get_tools(context()))
+    else:
+        for tool in tools:
+            to_pydantic_ai(tool)
+
+
 def conversions() -> None:
     """``to_pydantic_ai`` alone (schemas derived on first use), then with a first listing of
     the toolset as an agent run starts with (every tool definition built)."""
     for listed in (False, True):
         for kind in ("schema", "function"):
             for n in (10, 100, 1000):
-                runs = []
-                for _ in range(REPEAT):
-                    tools = make_tools(n, kind)  # fresh tools: nothing derived is cached yet
-                    start = time.perf_counter()
-                    if listed:
-                        asyncio.run(to_pydantic_ai_toolset(tools).get_tools(context()))
-                    else:
-                        for tool in tools:
-                            to_pydantic_ai(tool)
-                    runs.append((time.perf_counter() - start) * 1e3)
-                what = "to_pydantic_ai_toolset + get_tools" if listed else "to_pydantic_ai"
-                label = f"{what} {n:>5} {kind} tools"
-                best, median = min(runs), statistics.median(runs)
-                print(
-                    f"{label:<52} min {best:8.2f} ms   median {median:8.2f} ms"
-                    f"   ({best / n * 1e3:.1f} µs per tool)"
+                # fresh tools for each run: nothing derived is cached yet
+                runs = fresh_runs_ms(
+                    partial(convert, listed=listed), partial(make_tools, n, kind), runs=REPEAT
                 )
+                what = "to_pydantic_ai_toolset + get_tools" if listed else "to_pydantic_ai"
+                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=52, tools=n))
 
 
 def native_reference(n: int = 1000) -> None:
     """For scale: PydanticAI building its own toolset from the same function, then listing."""
-    runs = []
-    for _ in range(3):
-        start = time.perf_counter()
+
+    def build() -> None:
         toolset = FunctionToolset([Tool(add, name=f"t{i}") for i in range(n)])
         asyncio.run(toolset.get_tools(context()))
-        runs.append((time.perf_counter() - start) * 1e3)
+
     label = f"native FunctionToolset + get_tools {n}"
-    print(f"{label:<52} min {min(runs):8.2f} ms   median {statistics.median(runs):8.2f} ms")
+    print(ms_row(label, runs_ms(build, runs=3), width=52))
 
 
 if __name__ == "__main__":

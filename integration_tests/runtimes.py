@@ -18,10 +18,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -44,30 +42,6 @@ def load(path: str, name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-@contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """Serve an ASGI app with uvicorn on a free loopback port, in a thread; yield its URL."""
-    import uvicorn
-
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=2
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 20
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}/mcp"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
 
 
 @dataclass
@@ -142,6 +116,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
 
     def export_mcp(tool: st.StandardTool) -> Any:
         from standard_tool_mcp import to_asgi_app, to_mcp_server
+        from standard_tool_mcp.testing import serving
 
         url = stack.enter_context(serving(to_asgi_app(to_mcp_server([tool]))))
         return served_type(st.convert(tool, to="mcp"), url)

@@ -35,6 +35,7 @@ import standard_tool as st  # noqa: E402
 from standard_tool.exceptions import ConversionError  # noqa: E402
 from standard_tool.testing import SECRET, NativeOutcome, sample_tools  # noqa: E402
 from standard_tool_mcp import connect, to_asgi_app, to_mcp_server  # noqa: E402
+from standard_tool_mcp.testing import serving  # noqa: E402
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
@@ -181,7 +182,7 @@ def _tools_call(arguments_json: str) -> str:
 
 
 def test_malformed_and_deep_json_over_mcp_http_is_an_error() -> None:
-    with runtimes.serving(to_asgi_app(to_mcp_server([sample_tools()["search"]]))) as url:
+    with serving(to_asgi_app(to_mcp_server([sample_tools()["search"]]))) as url:
         for body in [
             '{"jsonrpc": "2.0", "id": 1, "method": "init',
             "[" * 100_000 + "]" * 100_000,
@@ -256,7 +257,7 @@ def test_an_unknown_tool_name_over_mcp_is_an_error() -> None:
             except Exception as error:  # a JSON-RPC error: the SDK raises it
                 return error
 
-    with runtimes.serving(to_asgi_app(to_mcp_server([sample_tools()["add"]]))) as url:
+    with serving(to_asgi_app(to_mcp_server([sample_tools()["add"]]))) as url:
         answer = asyncio.run(ask(url))
     if isinstance(answer, Exception):
         assert "no_such_tool" in str(answer)
@@ -441,7 +442,7 @@ def test_100_concurrent_calls_in_one_llama_index_step(rt: dict[str, Runtime]) ->
 
 
 def test_100_concurrent_calls_over_one_mcp_http_session() -> None:
-    with runtimes.serving(to_asgi_app(to_mcp_server([echo]))) as url:
+    with serving(to_asgi_app(to_mcp_server([echo]))) as url:
 
         async def main() -> list[Any]:
             async with connect(url, timeout=30) as (served,):

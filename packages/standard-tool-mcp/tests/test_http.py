@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
-import time
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,6 +19,7 @@ from standard_tool import call, tool
 from standard_tool.exceptions import ToolExecutionError, UsageError
 from standard_tool_mcp import connect, serve, to_asgi_app, to_mcp_server
 from standard_tool_mcp._http import as_server, transport_security
+from standard_tool_mcp.testing import serving
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -70,31 +67,6 @@ class Verifier:
         return AccessToken(token=token, client_id="c1", scopes=scopes, resource=resource)
 
 
-@contextmanager
-def running(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on a free loopback port in a thread; yield its base URL."""
-    import uvicorn
-
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, host="127.0.0.1", port=0, log_level="warning", timeout_graceful_shutdown=5
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 20
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-    assert not thread.is_alive()
-
-
 def post(url: str, body: Any = INITIALIZE, **headers: str) -> tuple[int, dict[str, str], bytes]:
     """One raw HTTP POST of a JSON-RPC message: status, headers (lowercase) and body."""
     parts = urlsplit(url)
@@ -136,25 +108,25 @@ def _by_name(tools: list[Any]) -> dict[str, Any]:
 
 def test_mounted_in_starlette_without_a_lifespan() -> None:
     outer = Starlette(routes=[Mount("/tools", app=to_asgi_app([add, whoami]))])
-    with running(outer) as base, connect(f"{base}/tools/mcp", timeout=20) as tools:
+    with serving(outer, path="/tools/mcp") as url, connect(url, timeout=20) as tools:
         by_name = _by_name(tools)
         assert [call(by_name["add"], {"a": n, "b": n}) for n in range(5)] == [0, 2, 4, 6, 8]
         assert call(by_name["whoami"], {}) == {"client": None, "scopes": None}
 
 
 def test_a_top_level_app_is_stateless_and_runs_under_its_own_lifespan() -> None:
-    with running(to_asgi_app(to_mcp_server([add], name="adder"))) as base:
-        status, headers, _ = post(f"{base}/mcp")
+    with serving(to_asgi_app(to_mcp_server([add], name="adder"))) as url:
+        status, headers, _ = post(url)
         assert status == 200 and "mcp-session-id" not in headers
-        with connect(f"{base}/mcp", timeout=20) as tools:
+        with connect(url, timeout=20) as tools:
             assert call(_by_name(tools)["add"], {"a": 40, "b": 2}) == 42
 
 
 def test_a_stateful_app_keeps_sessions() -> None:
-    with running(to_asgi_app(add, stateless=False)) as base:
-        status, headers, _ = post(f"{base}/mcp")
+    with serving(to_asgi_app(add, stateless=False)) as url:
+        status, headers, _ = post(url)
         assert status == 200 and headers["mcp-session-id"]
-        with connect(f"{base}/mcp", timeout=20) as tools:
+        with connect(url, timeout=20) as tools:
             assert call(tools[0], {"a": 1}) == 2
 
 
@@ -164,14 +136,14 @@ def test_a_mounted_stateful_app_runs_with_the_documented_lifespan() -> None:
         routes=[Mount("/", app=mcp_app)],
         lifespan=lambda _: mcp_app.router.lifespan_context(mcp_app),
     )
-    with running(outer) as base, connect(f"{base}/mcp", timeout=20) as tools:
+    with serving(outer) as url, connect(url, timeout=20) as tools:
         assert call(tools[0], {"a": 1, "b": 1}) == 2
 
 
 def test_a_mounted_stateful_app_without_its_lifespan_fails_loudly() -> None:
     outer = Starlette(routes=[Mount("/", app=to_asgi_app([add], stateless=False))])
-    with running(outer) as base:
-        status, _, _ = post(f"{base}/mcp")
+    with serving(outer) as url:
+        status, _, _ = post(url)
     assert status == 500
 
 
@@ -179,35 +151,29 @@ def test_a_mounted_stateful_app_without_its_lifespan_fails_loudly() -> None:
 
 
 def test_a_loopback_app_refuses_foreign_hosts_and_origins() -> None:
-    with running(to_asgi_app([add])) as base:
-        real = urlsplit(base).netloc
-        assert post(f"{base}/mcp", host=real)[0] == 200
-        assert post(f"{base}/mcp", host=real.replace("127.0.0.1", "localhost"))[0] == 200
-        assert post(f"{base}/mcp", host="evil.example.com")[0] == 421
-        assert post(f"{base}/mcp", host="evil.example.com:80")[0] == 421
-        assert post(f"{base}/mcp", origin="http://evil.example.com")[0] == 403
-        assert post(f"{base}/mcp", origin=f"http://{real}")[0] == 200
+    with serving(to_asgi_app([add])) as url:
+        real = urlsplit(url).netloc
+        assert post(url, host=real)[0] == 200
+        assert post(url, host=real.replace("127.0.0.1", "localhost"))[0] == 200
+        assert post(url, host="evil.example.com")[0] == 421
+        assert post(url, host="evil.example.com:80")[0] == 421
+        assert post(url, origin="http://evil.example.com")[0] == 403
+        assert post(url, origin=f"http://{real}")[0] == 200
 
 
 def test_allowed_hosts_replace_the_loopback_names() -> None:
     app = to_asgi_app([add], allowed_hosts=["mcp.example.com"])
-    with running(app) as base:
-        assert post(f"{base}/mcp", host="mcp.example.com")[0] == 200
-        assert (
-            post(f"{base}/mcp", host="mcp.example.com", origin="https://mcp.example.com")[0] == 200
-        )
-        assert (
-            post(f"{base}/mcp", host="mcp.example.com", origin="https://evil.example.com")[0] == 403
-        )
-        assert post(f"{base}/mcp")[0] == 421  # 127.0.0.1 is not allowed any more
-        assert post(f"{base}/mcp", host="evil.example.com")[0] == 421
+    with serving(app) as url:
+        assert post(url, host="mcp.example.com")[0] == 200
+        assert post(url, host="mcp.example.com", origin="https://mcp.example.com")[0] == 200
+        assert post(url, host="mcp.example.com", origin="https://evil.example.com")[0] == 403
+        assert post(url)[0] == 421  # 127.0.0.1 is not allowed any more
+        assert post(url, host="evil.example.com")[0] == 421
 
 
 def test_any_host_when_asked_for() -> None:
-    with running(to_asgi_app([add], allowed_hosts=["*"])) as base:
-        assert (
-            post(f"{base}/mcp", host="evil.example.com", origin="http://evil.example.com")[0] == 200
-        )
+    with serving(to_asgi_app([add], allowed_hosts=["*"])) as url:
+        assert post(url, host="evil.example.com", origin="http://evil.example.com")[0] == 200
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.7"])
@@ -263,13 +229,13 @@ def test_malformed_host_settings_are_usage_errors(hosts: Any, origins: Any) -> N
 
 
 def test_a_bearer_token_is_required_and_reaches_the_tool() -> None:
-    with running(to_asgi_app([add, whoami], token_verifier=Verifier())) as base:
-        status, headers, _ = post(f"{base}/mcp")
+    with serving(to_asgi_app([add, whoami], token_verifier=Verifier())) as url:
+        status, headers, _ = post(url)
         assert status == 401 and headers["www-authenticate"].startswith("Bearer ")
-        assert post(f"{base}/mcp", authorization="Bearer wrong")[0] == 401
-        assert post(f"{base}/mcp", authorization="Bearer good")[0] == 200
+        assert post(url, authorization="Bearer wrong")[0] == 401
+        assert post(url, authorization="Bearer good")[0] == 200
         headers_ok = {"authorization": "Bearer good"}
-        with connect(f"{base}/mcp", timeout=20, headers=headers_ok) as tools:
+        with connect(url, timeout=20, headers=headers_ok) as tools:
             assert call(_by_name(tools)["whoami"], {}) == {"client": "c1", "scopes": ["tools"]}
             assert call(_by_name(tools)["add"], {"a": 1}) == 2
 
@@ -285,7 +251,7 @@ def test_an_oauth_resource_server_mounted_at_the_root_checks_scopes_and_serves_m
     site = Starlette(
         routes=[Route("/health", lambda _: PlainTextResponse("ok")), Mount("/", app=app)]
     )
-    with running(site) as base:
+    with serving(site, path="") as base:
         assert get(f"{base}/health") == (200, b"ok")
         status, body = get(f"{base}/.well-known/oauth-protected-resource/tools/mcp")
         metadata = json.loads(body)
@@ -338,6 +304,6 @@ def test_a_served_tool_error_stays_a_tool_error_over_http() -> None:
         """Fail."""
         raise ValueError(reason)
 
-    with running(to_asgi_app([fail])) as base, connect(f"{base}/mcp", timeout=20) as tools:
+    with serving(to_asgi_app([fail])) as url, connect(url, timeout=20) as tools:
         with pytest.raises(ToolExecutionError, match="fail"):
             call(tools[0], {"reason": "bad"})
