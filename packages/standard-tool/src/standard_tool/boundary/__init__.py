@@ -1,1 +1,30 @@
-"""The execution boundary between a model's proposal and its effect (work in progress)."""
+"""The execution boundary: one gate between a model's proposal and its effect, the same in
+every framework, MCP server and provider loop a standard tool reaches.
+
+A :class:`Gate` guards tools (``gate.guard(tools)`` returns standard tools), and every call of
+a guarded tool goes through its steps in order: visible to this caller, valid arguments, not
+switched off, the policy, freshness, approval, budgets, then the tool runs once under a stable
+request id, its outcome is kept as a receipt, and one audit event is written. A refused call
+raises :class:`~standard_tool.exceptions.ToolRefusedError`, whose ``str()`` is the same
+machine-readable line in every framework.
+"""
+
+from ._budget import Budget
+from ._gate import Gate, GuardedTool, report_effect
+from ._store import MemoryStore, Store
+from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_digest
+
+__all__ = [
+    "Approval",
+    "AuditEvent",
+    "Budget",
+    "CallRequest",
+    "Decision",
+    "Gate",
+    "GuardedTool",
+    "MemoryStore",
+    "Receipt",
+    "Store",
+    "call_digest",
+    "report_effect",
+]
