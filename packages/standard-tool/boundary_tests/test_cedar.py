@@ -176,6 +176,20 @@ def test_a_target_that_raises_or_gives_no_uid_denies() -> None:
     assert CedarPolicy(CRM, ENTITIES, target=lambda r: "not a uid")(call()).verdict == "deny"
 
 
+def by_type_and_id(request: CallRequest) -> dict[str, str]:
+    return {"type": "Customer", "id": request.arguments["customer_id"]}
+
+
+def test_a_target_may_give_the_uid_as_type_and_id() -> None:
+    by_id = CedarPolicy(CRM, ENTITIES, target=by_type_and_id)
+    assert by_id(call()) == ALLOW
+    assert by_id(call(arguments={"customer_id": "c-2"})).verdict == "deny"
+    quoted = call(arguments={"customer_id": 'c"1'})  # an id as it is, not Cedar text
+    assert by_id(quoted).verdict == "deny"  # no such customer
+    exact = 'permit (principal, action, resource == Customer::"c\\"1");'
+    assert CedarPolicy(exact, target=by_type_and_id)(quoted) == ALLOW
+
+
 def test_a_call_without_an_actor_is_denied() -> None:
     permissive = CedarPolicy("permit (principal, action, resource);")
     assert permissive(call()) == ALLOW
@@ -206,6 +220,8 @@ def test_a_wrong_definition_is_a_usage_error(tmp_path: Path) -> None:
         CedarPolicy(b"permit (principal, action, resource);")  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="entities"):
         CedarPolicy(CRM, 42)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="entities"):
+        CedarPolicy(CRM, json.dumps(ENTITIES))  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="code"):
         CedarPolicy(CRM, deny_code="nope")
 

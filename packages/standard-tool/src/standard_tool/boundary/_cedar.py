@@ -58,7 +58,8 @@ class CedarPolicy:
     - principal ``User::"<actor>"`` (the call's actor; a call without one is denied);
     - action ``Action::"<tool name>"``;
     - resource ``Tool::"<tool name>"``, or the entity uid that ``target(request)`` returns
-      (Cedar text such as ``Customer::"c-1"``), for a call about one record;
+      for a call about one record: Cedar text such as ``Customer::"c-1"``, or
+      ``{"type": "Customer", "id": "c-1"}`` (any id as it is, quotes included);
     - context: the arguments (a JSON object), with ``tenant`` set to the call's tenant (a
       string) when it has one. An argument named ``tenant`` is always left out, so that
       ``context.tenant`` is the call's tenant, never a value the model wrote.
@@ -82,7 +83,7 @@ class CedarPolicy:
         policies: str | Path,
         entities: EntitiesSource | None = None,
         *,
-        target: Callable[[CallRequest], str] | None = None,
+        target: Callable[[CallRequest], str | Mapping[str, str]] | None = None,
         deny_code: str = "denied",
         deny_message: str = "This call is not allowed.",
     ) -> None:
@@ -102,7 +103,9 @@ class CedarPolicy:
             self._fail(f"the Cedar policies do not parse: {error}")
         if callable(entities):
             self._entities_for = entities
-        elif entities is None or isinstance(entities, Sequence):
+        elif entities is None or (
+            isinstance(entities, Sequence) and not isinstance(entities, (str, bytes))
+        ):
             try:
                 self._entities = self._cedar.Entities.from_json_str(json.dumps(entities or []))
             except Exception as error:  # not JSON, or not Cedar entities
@@ -145,7 +148,9 @@ class CedarPolicy:
         resource: Any = {"type": "Tool", "id": request.tool}
         if self._target is not None:
             resource = self._target(request)
-            if not isinstance(resource, str):
+            if isinstance(resource, Mapping):
+                resource = {"type": resource.get("type"), "id": resource.get("id")}
+            elif not isinstance(resource, str):
                 return False, [f"target() gave {type(resource).__name__}, not an entity uid"]
         entities = self._entities
         if self._entities_for is not None:
