@@ -303,6 +303,7 @@ ERRORS = [
     exceptions.ToolNameError("no"),
     exceptions.InputGenerationError("no input can be generated from the schema"),
     exceptions.StepTimeoutError("no answer within 1 s"),
+    exceptions.ToolRefusedError("t", "held_for_review", "waits", "r1", {"id": "r1"}),
     exceptions.StandardToolError("no"),
 ]
 

@@ -41,6 +41,7 @@ __all__ = [
     "ModelOutputError",
     "NotJsonError",
     "PluginError",
+    "REFUSAL_CODES",
     "SchemaNotExpressibleError",
     "ServerError",
     "StandardToolError",

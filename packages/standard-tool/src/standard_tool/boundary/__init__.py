@@ -10,6 +10,7 @@ machine-readable line in every framework.
 """
 
 from ._budget import Budget
+from ._cedar import CedarPolicy
 from ._gate import Gate, GuardedTool, report_effect
 from ._store import MemoryStore, Store
 from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_digest
@@ -19,6 +20,7 @@ __all__ = [
     "AuditEvent",
     "Budget",
     "CallRequest",
+    "CedarPolicy",
     "Decision",
     "Gate",
     "GuardedTool",
