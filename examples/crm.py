@@ -1,0 +1,175 @@
+"""The execution boundary on a tool that writes: ``create_task_draft`` puts a follow-up task
+draft into a small SQLite CRM, behind a gate.
+
+- a Cedar policy: an actor reaches only the customers of their own tenant; another tenant's
+  customer, and a customer that does not exist, read alike (``not_found``);
+- freshness: the draft cites a source document by ``source_ref`` (``"doc-1@3"``, its id and
+  version); a version that is no longer the current one is ``stale``;
+- approval: a summary longer than 280 characters waits for a person;
+- receipts in SQLite, beside the CRM: a call retried with the same request id runs once, and
+  a call that timed out after its write is read back from the CRM (each draft records the
+  request id that made it) instead of writing twice;
+- a budget per tenant, and the kill switch.
+
+``Crm(path)`` makes and seeds the database; ``create_task_draft(crm)`` is the tool;
+``crm_gate(crm, store)`` the gate. The tests run every case through every installed
+framework (``integration_tests/test_crm_example.py``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field
+
+import standard_tool as st
+from standard_tool.boundary import (
+    Budget,
+    CallRequest,
+    CedarPolicy,
+    Gate,
+    Store,
+    report_effect,
+)
+
+POLICY = """
+// An actor drafts tasks only for the customers of their own tenant.
+permit (
+    principal,
+    action == Action::"create_task_draft",
+    resource is Customer
+)
+when { resource.tenant == principal.tenant };
+"""
+
+USERS = {"ann": "acme", "bob": "acme", "eve": "globex"}
+CUSTOMERS = {"c-1": ("acme", "Ada Ltd"), "c-2": ("acme", "Byte plc"), "c-9": ("globex", "Zed")}
+SOURCES = {"doc-1": 3, "doc-2": 1}
+LONG_SUMMARY = 280
+"""Summaries longer than this wait for a person's approval."""
+
+
+class Crm:
+    """A CRM in one SQLite file: users, customers, source documents, and task drafts."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.slow_after_write = 0.0
+        """Seconds the tool waits after writing a draft (a call that times out after its effect)."""
+        self._lock = threading.Lock()
+        with self._connect() as db:
+            db.executescript(
+                """
+                CREATE TABLE IF NOT EXISTS customers (id TEXT PRIMARY KEY, tenant TEXT, name TEXT);
+                CREATE TABLE IF NOT EXISTS sources (ref TEXT PRIMARY KEY, version INTEGER);
+                CREATE TABLE IF NOT EXISTS drafts (
+                    id INTEGER PRIMARY KEY, customer TEXT, summary TEXT, source_ref TEXT,
+                    request_id TEXT UNIQUE, author TEXT
+                );
+                """
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO customers VALUES (?, ?, ?)",
+                [(cid, tenant, name) for cid, (tenant, name) in CUSTOMERS.items()],
+            )
+            db.executemany("INSERT OR IGNORE INTO sources VALUES (?, ?)", SOURCES.items())
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, timeout=10)
+
+    def write_draft(self, customer: str, summary: str, source_ref: str, context: Any) -> int:
+        with self._lock, self._connect() as db:
+            cursor = db.execute(
+                "INSERT INTO drafts (customer, summary, source_ref, request_id, author) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (customer, summary, source_ref, context.get("request_id"), context.get("actor")),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def drafts(self) -> list[tuple[str, str, str | None]]:
+        """Every draft: (customer, summary, request id)."""
+        with self._connect() as db:
+            rows = db.execute("SELECT customer, summary, request_id FROM drafts ORDER BY id")
+            return list(rows)
+
+    def draft_made_by(self, request_id: str) -> dict[str, Any] | None:
+        """The result of the call ``request_id`` read back from the CRM, if it wrote a draft."""
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT id, customer FROM drafts WHERE request_id = ?", (request_id,)
+            ).fetchone()
+        return None if row is None else {"draft_id": row[0], "customer_id": row[1]}
+
+    def is_current(self, source_ref: str) -> bool:
+        """Whether ``source_ref`` (``"doc-1@3"``) names the current version of its document."""
+        ref, _, version = source_ref.partition("@")
+        with self._connect() as db:
+            row = db.execute("SELECT version FROM sources WHERE ref = ?", (ref,)).fetchone()
+        return row is not None and str(row[0]) == version
+
+    def revise(self, ref: str) -> None:
+        """A new version of a source document (drafts citing the old one become stale)."""
+        with self._connect() as db:
+            db.execute("UPDATE sources SET version = version + 1 WHERE ref = ?", (ref,))
+
+    def entities(self) -> list[dict[str, Any]]:
+        """The users and customers as Cedar entities."""
+        with self._connect() as db:
+            customers = list(db.execute("SELECT id, tenant FROM customers"))
+        users = [
+            {"uid": {"type": "User", "id": user}, "attrs": {"tenant": tenant}, "parents": []}
+            for user, tenant in USERS.items()
+        ]
+        return users + [
+            {"uid": {"type": "Customer", "id": cid}, "attrs": {"tenant": tenant}, "parents": []}
+            for cid, tenant in customers
+        ]
+
+
+def create_task_draft(crm: Crm, *, timeout: float = 2.0) -> st.Tool:
+    """The tool, writing into ``crm``."""
+
+    @st.tool(timeout=timeout)
+    def create_task_draft(
+        customer_id: Annotated[str, Field(description="The customer's id, e.g. c-1.")],
+        summary: Annotated[str, Field(max_length=1000, description="What the task is about.")],
+        source_ref: Annotated[
+            str, Field(description="The source document and its version, e.g. doc-1@3.")
+        ],
+        context: Any = None,
+    ) -> dict[str, Any]:
+        """Draft a follow-up task for a customer, citing the document it comes from."""
+        draft_id = crm.write_draft(customer_id, summary, source_ref, context or {})
+        report_effect(f"draft:{draft_id}")
+        if crm.slow_after_write:
+            time.sleep(crm.slow_after_write)
+        return {"draft_id": draft_id, "customer_id": customer_id}
+
+    return create_task_draft
+
+
+def _customer(request: CallRequest) -> dict[str, str]:
+    return {"type": "Customer", "id": str(request.arguments["customer_id"])}
+
+
+def crm_gate(crm: Crm, store: Store, *, budget: int = 100) -> Gate:
+    """The gate of ``create_task_draft``: Cedar, freshness, approval, receipts in ``store``,
+    ``budget`` calls per tenant."""
+    return Gate(
+        policy=CedarPolicy(
+            POLICY,
+            entities=lambda request: crm.entities(),
+            target=_customer,
+            deny_code="not_found",
+            deny_message="No customer with that id.",
+        ),
+        freshness=lambda request: crm.is_current(request.arguments["source_ref"]),
+        approvals=lambda request: len(request.arguments["summary"]) > LONG_SUMMARY,
+        reconcile=lambda request: crm.draft_made_by(request.request_id),
+        store=store,
+        budgets=[Budget(budget, key="tenant")],
+    )
