@@ -1,1 +1,5 @@
 """The execution boundary between a model's proposal and its effect (work in progress)."""
+
+from ._audit import LoggingAudit
+
+__all__ = ["LoggingAudit"]
