@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
+import json
 import logging
+import subprocess
+import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from standard_tool.boundary import LoggingAudit
+from standard_tool.boundary import JsonlAudit, LoggingAudit
 from standard_tool.boundary._types import AuditEvent
 
 
@@ -121,3 +127,109 @@ def test_logging_audit_refuses_a_level_that_is_not_one(level: Any) -> None:
 
     with pytest.raises(UsageError, match="level"):
         LoggingAudit(level=level)
+
+
+# --- JsonlAudit -----------------------------------------------------------------------------
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    """Every line of ``path`` read as JSON: each one whole (ending in a newline) and valid
+    UTF-8."""
+    data = path.read_bytes()
+    assert data.endswith(b"\n")
+    lines = data.decode("utf-8").split("\n")[:-1]
+    return [json.loads(line) for line in lines]
+
+
+def test_jsonl_audit_appends_one_json_object_per_line(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    sink = JsonlAudit(path)
+    first, second = _event(), _event(request_id="req-2", outcome="refused", code="denied")
+    sink(first)
+    sink(second)
+    assert _lines(path) == [_record(first), _record(second)]
+    JsonlAudit(str(path))(first)  # a second sink on the same file appends too
+    assert len(_lines(path)) == 3
+
+
+def test_jsonl_audit_lines_are_json_data_whatever_the_attributes(tmp_path: Path) -> None:
+    path = tmp_path / "audit.jsonl"
+    event = _event(
+        actor="jos\u00e9 \ud800",
+        duration=float("inf"),
+        attributes={"when": datetime.date(2026, 1, 2), "raw": b"\xff", 3: "three"},
+    )
+    JsonlAudit(path)(event)
+    [line] = _lines(path)
+    assert line["actor"] == "<not JSON: str>"
+    assert line["duration"] == "<not JSON: float>"
+    assert line["attributes"] == {"when": "2026-01-02", "raw": "<not JSON: bytes>", "3": "three"}
+    assert "\\ud800" not in path.read_text("utf-8")
+
+
+def test_jsonl_audit_refuses_a_path_that_is_not_one() -> None:
+    from standard_tool.exceptions import UsageError
+
+    with pytest.raises(UsageError, match="path"):
+        JsonlAudit(3)  # type: ignore[arg-type]
+
+
+_LARGE = "x" * 9000
+"""Padding that makes each line larger than a page and than the usual write buffers."""
+
+_CHILD = """
+import os, sys, time
+from standard_tool.boundary import JsonlAudit
+from standard_tool.boundary._types import AuditEvent
+
+path, go, writer, count, padding = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+deadline = time.monotonic() + 60
+while not os.path.exists(go) and time.monotonic() < deadline:
+    time.sleep(0.005)
+sink = JsonlAudit(path)
+for index in range(count):
+    sink(AuditEvent(f"{writer}-{index}", "search", "a" * 64, None, writer, None, "succeeded",
+                    attributes={"writer": writer, "index": index, "padding": "x" * padding}))
+"""
+
+
+def test_jsonl_audit_lines_stay_whole_across_threads_and_processes(tmp_path: Path) -> None:
+    path, go = tmp_path / "audit.jsonl", tmp_path / "go"
+    count, threads = 300, 4
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(path), str(go), f"process{n}", str(count), "9000"]
+        )
+        for n in range(2)
+    ]
+    sink = JsonlAudit(path)
+
+    def write(writer: str) -> None:
+        for index in range(count):
+            sink(
+                _event(
+                    request_id=f"{writer}-{index}",
+                    attributes={"writer": writer, "index": index, "padding": _LARGE},
+                )
+            )
+
+    workers = [threading.Thread(target=write, args=(f"thread{n}",)) for n in range(threads)]
+    go.touch()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    for child in children:
+        assert child.wait(timeout=120) == 0
+    assert not any(worker.is_alive() for worker in workers)
+
+    lines = _lines(path)
+    assert len(lines) == count * (threads + 2)
+    seen: dict[str, list[int]] = {}
+    for line in lines:
+        attributes = line["attributes"]
+        assert attributes["padding"] == _LARGE
+        seen.setdefault(attributes["writer"], []).append(attributes["index"])
+    expected = [f"thread{n}" for n in range(threads)] + ["process0", "process1"]
+    assert sorted(seen) == sorted(expected)
+    assert all(indexes == list(range(count)) for indexes in seen.values())

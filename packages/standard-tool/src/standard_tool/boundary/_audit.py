@@ -4,14 +4,18 @@ Lines file (OpenTelemetry is in ``_otel``)."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import sys
+import threading
 from typing import Any
 
 from ..exceptions import UsageError
 from ..schema._json import jsonable
 from ._types import AuditEvent
 
-__all__ = ["LoggingAudit", "audit_record"]
+__all__ = ["JsonlAudit", "LoggingAudit", "audit_record"]
 
 
 def audit_record(event: AuditEvent) -> dict[str, Any]:
@@ -77,3 +81,51 @@ class LoggingAudit:
 
     def __repr__(self) -> str:
         return f"LoggingAudit({self.logger.name!r}, level={logging.getLevelName(self.level)!r})"
+
+
+class JsonlAudit:
+    """Append each event to the file at ``path`` as one line of JSON (JSON Lines): the event
+    as JSON data (see :func:`audit_record`), in UTF-8.
+
+    Several sinks, threads and processes may append to the same file. Each event opens the
+    file in append mode (creating it as :func:`open` would), takes an exclusive lock on it
+    (``flock``; not on Windows, where appends do not interleave), writes the complete line in
+    one ``write`` and closes it, so every line is whole and a rotated file is followed. An
+    ``OSError`` (a missing folder, a full disk) is raised to the caller.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise UsageError(f"an audit file's path is a str or a path, not {type(path).__name__}")
+        self.path: str = os.fspath(path)
+        self._lock = threading.Lock()
+
+    def __call__(self, event: AuditEvent) -> None:
+        line = json.dumps(audit_record(event), ensure_ascii=False, separators=(",", ":"))
+        _append(self.path, (line + "\n").encode("utf-8", "backslashreplace"), self._lock)
+
+    def __repr__(self) -> str:
+        return f"JsonlAudit({self.path!r})"
+
+
+_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+
+
+def _append(path: str, data: bytes, lock: threading.Lock) -> None:
+    """Append ``data`` to ``path`` whole, holding ``lock`` (this process's threads) and an
+    exclusive lock on the file (other processes)."""
+    with lock:
+        fd = os.open(path, _FLAGS, 0o666)
+        try:
+            if sys.platform != "win32":
+                import fcntl
+
+                fcntl.flock(fd, fcntl.LOCK_EX)  # released when the file is closed
+            view = memoryview(data)
+            while view:  # one write, unless the system takes only part of it
+                written = os.write(fd, view)
+                if written <= 0:
+                    raise OSError(f"could not append to the audit file {path!r}")
+                view = view[written:]
+        finally:
+            os.close(fd)
