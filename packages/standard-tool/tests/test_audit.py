@@ -233,3 +233,29 @@ def test_jsonl_audit_lines_stay_whole_across_threads_and_processes(tmp_path: Pat
     expected = [f"thread{n}" for n in range(threads)] + ["process0", "process1"]
     assert sorted(seen) == sorted(expected)
     assert all(indexes == list(range(count)) for indexes in seen.values())
+
+
+# --- OpenTelemetryAudit without its extra (its spans are tested in boundary_tests/) ----------
+
+
+def test_opentelemetry_audit_without_the_api_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from standard_tool.boundary import OpenTelemetryAudit
+    from standard_tool.exceptions import UsageError
+
+    monkeypatch.setitem(sys.modules, "opentelemetry", None)  # what import finds not installed
+    monkeypatch.setitem(sys.modules, "opentelemetry.trace", None)
+    with pytest.raises(UsageError, match=r"standard-tool\[otel\]"):
+        OpenTelemetryAudit()
+
+
+def test_the_boundary_imports_no_optional_dependency() -> None:
+    script = (
+        "import sys, standard_tool.boundary\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in"
+        " ('opentelemetry', 'redis', 'cedarpy')))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
