@@ -157,13 +157,27 @@ def test_jsonl_audit_lines_are_json_data_whatever_the_attributes(tmp_path: Path)
     event = _event(
         actor="jos\u00e9 \ud800",
         duration=float("inf"),
-        attributes={"when": datetime.date(2026, 1, 2), "raw": b"\xff", 3: "three"},
+        attributes={
+            "when": datetime.date(2026, 1, 2),
+            "raw": b"\xff",
+            "lock": threading.Lock(),  # cannot even be copied
+            3: "three",
+            True: "yes",
+            (1, 2): "pair",
+        },
     )
     JsonlAudit(path)(event)
     [line] = _lines(path)
     assert line["actor"] == "<not JSON: str>"
     assert line["duration"] == "<not JSON: float>"
-    assert line["attributes"] == {"when": "2026-01-02", "raw": "<not JSON: bytes>", "3": "three"}
+    assert line["attributes"] == {
+        "when": "2026-01-02",
+        "raw": "<not JSON: bytes>",
+        "lock": "<not JSON: lock>",
+        "3": "three",
+        "true": "yes",
+        "[1,2]": "pair",
+    }
     assert "\\ud800" not in path.read_text("utf-8")
 
 

@@ -9,6 +9,7 @@ import logging
 import os
 import sys
 import threading
+from dataclasses import fields
 from typing import Any
 
 from ..exceptions import UsageError
@@ -23,14 +24,21 @@ def audit_record(event: AuditEvent) -> dict[str, Any]:
     not JSON data (an attribute holding an object, a NaN) becomes ``"<not JSON: type>"``; a
     set, a date, an enum or a model become what :func:`~standard_tool.schema._json.jsonable`
     makes of them."""
-    record = event.to_dict()
+    record = {field.name: getattr(event, field.name) for field in fields(event)}  # no copies
     attributes = record.pop("attributes")
     record = {key: _safe(value) for key, value in record.items()}
     if isinstance(attributes, dict):
-        record["attributes"] = {str(key): _safe(value) for key, value in attributes.items()}
+        record["attributes"] = {_key(key): _safe(value) for key, value in attributes.items()}
     else:
         record["attributes"] = {"value": _safe(attributes)}
     return record
+
+
+def _key(key: Any) -> str:
+    """An attribute's name as a string: a number as JSON writes it (``3``, ``true``), anything
+    that is not a string or JSON data as a placeholder."""
+    text = _safe(key)
+    return text if isinstance(text, str) else json.dumps(text, separators=(",", ":"))
 
 
 def _safe(value: Any) -> Any:
