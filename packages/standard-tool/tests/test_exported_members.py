@@ -193,7 +193,7 @@ PUBLIC: dict[str, list[str]] = {
 }
 """Each public module and its ``__all__``."""
 
-SUBPACKAGES = {"checks", "plugins", "providers", "run", "schema", "testing", "tools"}
+SUBPACKAGES = {"boundary", "checks", "plugins", "providers", "run", "schema", "testing", "tools"}
 """The package's folders (``checks``, ``providers`` and ``testing`` are public as well)."""
 
 

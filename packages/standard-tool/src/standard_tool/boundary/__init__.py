@@ -9,9 +9,11 @@ raises :class:`~standard_tool.exceptions.ToolRefusedError`, whose ``str()`` is t
 machine-readable line in every framework.
 """
 
+from ._audit import JsonlAudit, LoggingAudit
 from ._budget import Budget
 from ._cedar import CedarPolicy
 from ._gate import Gate, GuardedTool, report_effect
+from ._otel import OpenTelemetryAudit
 from ._store import MemoryStore, Store
 from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_digest
 
@@ -24,7 +26,10 @@ __all__ = [
     "Decision",
     "Gate",
     "GuardedTool",
+    "JsonlAudit",
+    "LoggingAudit",
     "MemoryStore",
+    "OpenTelemetryAudit",
     "Receipt",
     "Store",
     "call_digest",
