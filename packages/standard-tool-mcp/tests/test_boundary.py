@@ -127,8 +127,13 @@ def _deny(request: CallRequest) -> Decision:
 
 async def test_a_refusal_is_an_error_result_with_its_payload() -> None:
     server = to_mcp_server(Gate(policy=_deny).guard(double))  # an output schema: an integer
-    result = await _call(server, "double", {"n": 2}, {REQUEST_ID_META: "r-1"})
-    payload = {"code": "denied", "retryable": False, "message": "Not for you.", "request_id": "r-1"}
+    result = await _call(server, "double", {"n": 2}, {REQUEST_ID_META: "refund-0042"})
+    payload = {
+        "code": "denied",
+        "retryable": False,
+        "message": "Not for you.",
+        "request_id": "refund-0042",
+    }
     assert result["isError"] is True
     assert [json.loads(block["text"]) for block in result["content"]] == [payload]
     assert result["structuredContent"] == payload
