@@ -148,6 +148,22 @@ async def test_invalid_arguments_of_a_guarded_tool_are_refused_by_its_gate() -> 
     assert json.loads(result["content"][0]["text"]) == payload
 
 
+async def test_a_held_call_runs_once_when_sent_again_after_the_gate_approves_it() -> None:
+    bump, runs = counter()
+    gate = Gate(approvals=lambda request: True)
+    server = to_mcp_server(gate.guard(bump))
+    held = await _call(server, "bump", {"n": 1})
+    payload = held["structuredContent"]
+    assert held["isError"] is True and payload["code"] == "held_for_review" and runs == []
+    request_id = payload["request_id"]
+    gate.approve(request_id, approver="lee")
+    meta = {REQUEST_ID_META: request_id}
+    first = await _call(server, "bump", {"n": 1}, meta)
+    again = await _call(server, "bump", {"n": 1}, meta)
+    assert first["structuredContent"] == again["structuredContent"] == {"result": 2}
+    assert [context["request_id"] for context in runs] == [request_id]
+
+
 # The authenticated caller
 
 
