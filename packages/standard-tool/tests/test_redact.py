@@ -526,3 +526,22 @@ def test_a_wrapper_that_handles_its_own_errors_gets_them_redacted() -> None:
 
     result = st.call(Adopted(Native()), {}, {"token": TOKEN})
     assert result == {"failed": f"Tool 'native' failed: no session for {MARKER}"}
+
+
+def test_a_refusal_keeps_its_request_id_and_loses_other_context_values() -> None:
+    from standard_tool.exceptions import ToolRefusedError
+
+    @st.tool
+    def refuse(context: Any = None) -> None:
+        """Refuse, quoting the token."""
+        raise ToolRefusedError("refuse", "denied", f"no for {TOKEN}", context["request_id"])
+
+    with pytest.raises(ToolRefusedError) as raised:
+        st.call(refuse, {}, {"request_id": "order-0042", "token": TOKEN})
+    assert raised.value.request_id == "order-0042"
+    assert json.loads(str(raised.value)) == {
+        "code": "denied",
+        "retryable": False,
+        "message": f"no for {MARKER}",
+        "request_id": "order-0042",
+    }

@@ -24,12 +24,14 @@ from standard_tool.exceptions import (
     NotJsonError,
     StandardToolError,
     ToolExecutionError,
+    ToolRefusedError,
     ToolValidationError,
     UsageError,
 )
 from standard_tool.names import MCP_NAMES
 
 from . import _compat
+from ._boundary import guard_of, identify, refusal_result, sees
 from ._content import text_block, to_content
 from ._descriptors import WRAPPED, to_mcp_tool
 
@@ -79,13 +81,14 @@ class _Served:
         wire = _compat.dump(descriptor)
         output = wire.get("outputSchema")
         own = isinstance(tool, Tool)  # a Tool validates its own input and output
+        guarded = guard_of(tool) is not None  # its gate checks the input, after visibility
         declared = getattr(tool, "timeout", None)
         return cls(
             tool=tool,
             descriptor=descriptor,
             wrapped=bool(output and output.get(WRAPPED)),
             structured=output is not None,
-            check_input=None if own else JsonSchema(wire["inputSchema"]),
+            check_input=None if own or guarded else JsonSchema(wire["inputSchema"]),
             check_output=None if own or output is None else JsonSchema(output),
             timeout=None if declared is not None else timeout,
             limit=declared if declared is not None else timeout,
@@ -252,8 +255,7 @@ def to_mcp_server(
             tools, lambda tool, name: _Served.of(tool, name, timeout), MCP_NAMES
         )
     }
-    descriptors = [entry.descriptor for entry in served.values()]
-    listing = ", ".join(repr(n) for n in served) or "none"
+    guarded = any(guard_of(entry.tool) is not None for entry in served.values())
     levels: weakref.WeakKeyDictionary[Any, LogLevel] = weakref.WeakKeyDictionary()
 
     def set_level(ctx: Any, level: str) -> None:
@@ -261,18 +263,36 @@ def to_mcp_server(
         if connection is not None and level in LOG_LEVELS:
             levels[connection] = level
 
+    def seen(ctx: Any, context: dict[str, Any] | None = None) -> list[_Served]:
+        """The tools this request's caller sees (a guarded tool's gate may hide it)."""
+        if not guarded:
+            return list(served.values())
+        if context is None:
+            meta = getattr(ctx, "meta", None)
+            context = _compat.request_context(ctx, meta if isinstance(meta, Mapping) else None)
+            identify(context, None)
+        return [entry for entry in served.values() if sees(entry.tool, context)]
+
+    def unknown(ctx: Any, tool_name: str, context: dict[str, Any] | None = None) -> Exception:
+        listing = ", ".join(repr(entry.descriptor.name) for entry in seen(ctx, context))
+        return _compat.error(
+            INVALID_PARAMS, f"Unknown tool: {tool_name!r}; available tools: {listing or 'none'}"
+        )
+
     async def list_tools(ctx: Any) -> list[Any]:
-        return descriptors
+        return [entry.descriptor for entry in seen(ctx)]
 
     async def call_tool(
         ctx: Any, tool_name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None
     ) -> Any:
         entry = served.get(tool_name)
         if entry is None:
-            raise _compat.error(
-                INVALID_PARAMS, f"Unknown tool: {tool_name!r}; available tools: {listing}"
-            )
+            raise unknown(ctx, tool_name)
         tool = entry.tool.name
+        context = _compat.request_context(ctx, meta)
+        wrong = identify(context, meta)
+        if wrong is not None:
+            raise _compat.error(INVALID_PARAMS, wrong)
         connection = _compat.connection_of(ctx)
         least = levels.get(connection, log_level) if connection is not None else log_level
         requested = (meta or {}).get(LOG_LEVEL_META)  # protocol 2026-07-28: per request
@@ -291,9 +311,13 @@ def to_mcp_server(
                 return _error_result(ToolExecutionError(tool, busy))
             try:
                 with reporting(reporter):
-                    return await entry.run(arguments, _compat.request_context(ctx, meta))
+                    return await entry.run(arguments, context)
             finally:
                 slots.release()
+        except ToolRefusedError as exc:
+            if exc.code == "not_found" and guard_of(entry.tool) is not None:
+                raise unknown(ctx, tool_name, context) from None  # hidden: as if unknown
+            return refusal_result(exc)
         except StandardToolError as exc:
             return _error_result(exc)
         except Exception as exc:  # anything else the SDK or a result raised: still a result

@@ -14,6 +14,7 @@ from pydantic_ai import RunContext, Tool
 from pydantic_ai._function_schema import FunctionSchema
 from pydantic_ai.exceptions import ModelRetry
 from pydantic_ai.messages import ToolReturn
+from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import FunctionToolset
 
 import standard_tool as st
@@ -31,11 +32,13 @@ from standard_tool.exceptions import (
     StandardToolError,
     ToolExecutionError,
     ToolNameError,
+    ToolRefusedError,
     ToolValidationError,
     UsageError,
 )
 from standard_tool.names import OPENAI_NAMES, NameMap, NameRule, sanitize_name
 
+from ._boundary import deferral, guard_of, with_request_id
 from ._compat import ToolFailed
 from ._context import ContextOption, context_getter
 
@@ -90,10 +93,16 @@ class StandardArgsValidator:
         self.tool = tool
 
     @cached_property
+    def _guarded(self) -> bool:
+        """A guarded tool's gate checks the input itself, after visibility and under the call's
+        request id, and refuses it as ``invalid_arguments``."""
+        return guard_of(self.tool) is not None
+
+    @cached_property
     def _issues(self) -> Callable[[Any], Sequence[Issue] | None]:
         """What is wrong with a value, by the tool's input schema (compiled on first use)."""
         schema = st.as_schema(getattr(self.tool, "input_schema", None))
-        if schema is None:
+        if schema is None or self._guarded:
             return _nothing_wrong
         if isinstance(schema, st.PydanticSchema):  # pydantic-core directly: no Result made
             validate_python = schema.validator.validate_python
@@ -148,7 +157,13 @@ class StandardArgsValidator:
 
     def _invalid(self, issues: Iterable[Issue]) -> Exception:
         error = ToolValidationError(self.tool.name, "input", issues)
-        return error if TYPED_ERRORS.get() else ModelRetry(str(error))
+        if TYPED_ERRORS.get():
+            return error
+        if self._guarded:  # the refusal's line, as the gate would word it (no call was made)
+            return ModelRetry(
+                str(ToolRefusedError(self.tool.name, "invalid_arguments", str(error)))
+            )
+        return ModelRetry(str(error))
 
     def __getstate__(self) -> dict[str, Any]:
         return {"tool": self.tool}  # the compiled schema is made again on use
@@ -225,6 +240,7 @@ class StandardPydanticAITool(Tool[Any]):
         self._standard = tool
         self._get_context = context_getter(context)
         self._on_failure = on_failure
+        self._guarded = guard_of(tool)
         self.name = name or tool.name
         schema = _StandardFunctionSchema(self)
         super().__init__(
@@ -258,10 +274,16 @@ class StandardPydanticAITool(Tool[Any]):
         """Run the standard tool for one call: its result, or the failure as ``on_failure``
         says (invalid arguments are a ``ModelRetry``)."""
         context = self._get_context(ctx)
+        if self._guarded is not None:
+            context = with_request_id(context, ctx)
         typed = TYPED_ERRORS.get()
         token = TYPED_ERRORS.set(False) if typed else None
         try:
             return _serializable(await st.acall(self._standard, arguments, context))
+        except ToolRefusedError as refusal:
+            if typed:
+                raise
+            return self._refused(refusal, ctx)
         except _FAILURES as error:
             if typed:
                 raise
@@ -278,12 +300,40 @@ class StandardPydanticAITool(Tool[Any]):
             raise error
         if self._on_failure == "retry":
             raise ModelRetry(message) from error
-        if ToolFailed is not None:
-            raise ToolFailed(message) from error
-        return ToolReturn(return_value=message, metadata={METADATA_KEY: {"error": message}})
+        return _report(error)
+
+    def _refused(self, refusal: ToolRefusedError, ctx: RunContext[Any]) -> Any:
+        """A refused call, as the model reads it: invalid arguments are a ``ModelRetry``; a
+        held call ends the run with ``DeferredToolRequests`` when it can (see
+        :func:`deferral`); any other refusal is a failed result; each with the refusal's line."""
+        if refusal.code == "invalid_arguments":
+            raise ModelRetry(str(refusal)) from refusal
+        deferred = deferral(refusal, ctx)
+        if deferred is not None:
+            raise deferred from refusal
+        return _report(refusal)
+
+    async def prepare_tool_def(self, ctx: RunContext[Any]) -> ToolDefinition | None:
+        """The tool's definition for this run step; ``None`` (not offered to the model) for a
+        guarded tool its gate hides from this run's context."""
+        guarded = self._guarded
+        if guarded is not None and not guarded.gate.visible(
+            [guarded.wrapped], self._get_context(ctx)
+        ):
+            return None
+        return await super().prepare_tool_def(ctx)
 
     def __repr__(self) -> str:
         return f"StandardPydanticAITool({self.name!r})"
+
+
+def _report(error: StandardToolError) -> Any:
+    """``error`` as a failed tool result the model reads (``ToolFailed``; on PydanticAI 1.x,
+    which has none, its message as the result)."""
+    message = str(error)
+    if ToolFailed is not None:
+        raise ToolFailed(message) from error
+    return ToolReturn(return_value=message, metadata={METADATA_KEY: {"error": message}})
 
 
 def is_exported(native: Any) -> bool:

@@ -1,0 +1,77 @@
+"""What a guarded tool (``standard_tool.boundary``) takes from a PydanticAI run: the tool
+call's id as the request id, the run's context for visibility, and PydanticAI's own
+human-in-the-loop (deferred tools) for a held call."""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic_ai import RunContext
+from pydantic_ai.exceptions import ApprovalRequired
+from pydantic_ai.tools import DeferredToolRequests
+
+from standard_tool import StandardTool
+from standard_tool.adapters import METADATA_KEY, WrapperTool
+from standard_tool.boundary import GuardedTool
+from standard_tool.exceptions import ToolRefusedError
+
+__all__ = ["deferral", "guard_of", "with_request_id"]
+
+_DEPTH = 32
+"""Wrappers looked through for a guarded tool, and output specs looked into."""
+
+
+def guard_of(tool: StandardTool) -> GuardedTool | None:
+    """The guarded tool ``tool`` is, or wraps (through tool wrappers), else ``None``."""
+    for _ in range(_DEPTH):
+        if isinstance(tool, GuardedTool):
+            return tool
+        if not isinstance(tool, WrapperTool):
+            return None
+        tool = tool.wrapped
+    return None
+
+
+def with_request_id(context: Any, ctx: RunContext[Any]) -> Any:
+    """``context`` holding the tool call's id as ``request_id``, unless it holds one already
+    (or is not a mapping, which cannot hold one)."""
+    call_id = ctx.tool_call_id
+    if not call_id:
+        return context
+    if context is None:
+        return {"request_id": call_id}
+    if isinstance(context, Mapping) and not context.get("request_id"):
+        return {**context, "request_id": call_id}
+    return context
+
+
+def deferral(refusal: ToolRefusedError, ctx: RunContext[Any]) -> ApprovalRequired | None:
+    """PydanticAI's ``ApprovalRequired`` for a held call, when this run can end with
+    ``DeferredToolRequests`` (the agent's ``output_type`` includes it) and the call has not
+    been approved in PydanticAI already; its metadata holds the refusal's payload and the
+    approval request (``metadata["standard_tool"]``)."""
+    if refusal.approval is None or ctx.tool_call_approved:
+        return None
+    if not _defers(getattr(getattr(ctx, "agent", None), "output_type", None), _DEPTH):
+        return None
+    return ApprovalRequired(
+        metadata={METADATA_KEY: {**refusal.payload, "approval": refusal.approval}}
+    )
+
+
+def _defers(spec: Any, depth: int) -> bool:
+    """Whether the output spec ``spec`` names ``DeferredToolRequests`` (in a list or union,
+    or wrapped in an output marker such as ``ToolOutput``)."""
+    if depth <= 0 or spec is None:
+        return False
+    if spec is DeferredToolRequests:
+        return True
+    if isinstance(spec, (list, tuple, set, frozenset)):
+        return any(_defers(item, depth - 1) for item in spec)
+    if typing.get_origin(spec) in (typing.Union, types.UnionType):
+        return any(_defers(item, depth - 1) for item in typing.get_args(spec))
+    inner = getattr(spec, "outputs", None) or getattr(spec, "output_type", None)
+    return inner is not None and inner is not spec and _defers(inner, depth - 1)
