@@ -2,8 +2,8 @@
 request id, the caller's identity, its view of the tool list, and the form of a refusal.
 
 - The request id is the client's ``_meta["standard-tool/request-id"]`` when it sends one (a
-  retry of the same call sends the same id, and the gate runs it once), else the JSON-RPC
-  request id.
+  retry of the same call sends the same id, and the gate runs it once), else one the gate
+  makes (a JSON-RPC id names a message of one connection, not a call).
 - The caller is the authenticated bearer token's subject (its client id when it has none),
   the tenant its ``tenant`` (or ``tid``) claim.
 - A guarded tool whose gate hides it from this caller is not listed, and calling it reads as

@@ -31,7 +31,7 @@ from standard_tool.exceptions import (
 from standard_tool.names import MCP_NAMES
 
 from . import _compat
-from ._boundary import guard_of, identify, refusal_result, sees
+from ._boundary import REQUEST_ID_META, guard_of, identify, refusal_result, sees
 from ._content import text_block, to_content
 from ._descriptors import WRAPPED, to_mcp_tool
 
@@ -293,6 +293,10 @@ def to_mcp_server(
         wrong = identify(context, meta)
         if wrong is not None:
             raise _compat.error(INVALID_PARAMS, wrong)
+        if guard_of(entry.tool) is not None and REQUEST_ID_META not in (meta or {}):
+            # A JSON-RPC id names a message of one connection (clients reuse them), not a call
+            # a retry repeats: the gate makes a request id of its own.
+            context["request_id"] = None
         connection = _compat.connection_of(ctx)
         least = levels.get(connection, log_level) if connection is not None else log_level
         requested = (meta or {}).get(LOG_LEVEL_META)  # protocol 2026-07-28: per request
