@@ -134,6 +134,7 @@ PUBLIC: dict[str, list[str]] = {
         "StepTimeoutError",
         "ToolExecutionError",
         "ToolNameError",
+        "ToolRefusedError",
         "ToolTimeoutError",
         "ToolValidationError",
         "UnknownTargetError",
@@ -173,6 +174,7 @@ PUBLIC: dict[str, list[str]] = {
         "dialects",
         "register_dialect",
     ],
+    "standard_tool.boundary": ["MemoryStore", "SqliteStore", "Store"],
     "standard_tool.testing": [
         "AdapterContract",
         "AdoptContract",
@@ -182,6 +184,8 @@ PUBLIC: dict[str, list[str]] = {
         "PackageContract",
         "RecordingReporter",
         "SECRET",
+        "SharedStoreContract",
+        "StoreContract",
         "VALID_CALLS",
         "clean_registry",
         "outcome_from_json_text",
@@ -191,8 +195,9 @@ PUBLIC: dict[str, list[str]] = {
 }
 """Each public module and its ``__all__``."""
 
-SUBPACKAGES = {"checks", "plugins", "providers", "run", "schema", "testing", "tools"}
-"""The package's folders (``checks``, ``providers`` and ``testing`` are public as well)."""
+SUBPACKAGES = {"boundary", "checks", "plugins", "providers", "run", "schema", "testing", "tools"}
+"""The package's folders (``boundary``, ``checks``, ``providers`` and ``testing`` are public as
+well)."""
 
 
 @pytest.mark.parametrize("module", sorted(PUBLIC))
