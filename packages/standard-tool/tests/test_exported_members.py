@@ -174,7 +174,7 @@ PUBLIC: dict[str, list[str]] = {
         "dialects",
         "register_dialect",
     ],
-    "standard_tool.boundary": ["MemoryStore", "SqliteStore", "Store"],
+    "standard_tool.boundary": ["MemoryStore", "RedisStore", "SqliteStore", "Store"],
     "standard_tool.testing": [
         "AdapterContract",
         "AdoptContract",

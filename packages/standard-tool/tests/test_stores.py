@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from standard_tool.boundary import MemoryStore, SqliteStore, Store
+from standard_tool.boundary import MemoryStore, RedisStore, SqliteStore, Store
 from standard_tool.exceptions import UsageError
 from standard_tool.testing import SharedStoreContract, StoreContract
 
@@ -44,3 +46,21 @@ def test_a_closed_sqlite_store_is_not_used(tmp_path: Path) -> None:
         store.is_disabled("transfer")
     with SqliteStore(tmp_path / "boundary.db") as again:
         assert again.is_disabled("transfer")
+
+
+def test_the_boundary_imports_no_redis_client() -> None:
+    script = (
+        "import sys, standard_tool.boundary, standard_tool.testing; print('redis' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_redis_store_without_redis_py_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "redis", None)  # as if it were not installed
+    with pytest.raises(UsageError, match=r"standard-tool\[redis\]"):
+        RedisStore("redis://127.0.0.1:1")

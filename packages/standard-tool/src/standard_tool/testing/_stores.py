@@ -10,7 +10,7 @@ import queue
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -19,14 +19,8 @@ from ..boundary._types import Approval, Receipt
 
 __all__ = ["SharedStoreContract", "StoreContract"]
 
-PROCESSES = 4
-"""How many processes race in each test of :class:`SharedStoreContract`."""
-ROUNDS = 25
+ROUNDS = 200
 """How many operations each of them makes."""
-TAKES = 250
-"""How many units each of them asks of one budget."""
-BUDGET = PROCESSES * TAKES // 2
-"""The budget they race for: half of what they ask, so that it runs out in the race."""
 WAIT = 120.0
 """The bound, in seconds, on starting the processes and on each one's answer."""
 
@@ -221,20 +215,20 @@ class StoreContract:
         assert not store.is_disabled("transfer")
 
 
-def _race(opener: Callable[[], Store], start: Any, answers: Any, kind: str) -> None:
+def _race(opener: Callable[[], Store], start: Any, answers: Any, kind: str, budget: int) -> None:
     """One racing process: opens the store, waits for the others, then makes ``ROUNDS``
-    operations of ``kind`` (``TAKES`` takes) and puts what each answered (or its error) on ``answers``."""
+    operations of ``kind`` and puts what each answered (or its error) on ``answers``."""
     try:
         store = opener()
         try:
             start.wait(WAIT)
             out: list[Any] = []
-            for index in range(TAKES if kind == "take" else ROUNDS):
+            for index in range(ROUNDS):
                 if kind == "claim":
                     held = store.claim(_receipt(f"r-{index}", started=float(os.getpid())))
                     out.append(held is None)
                 elif kind == "take":
-                    out.append(store.take("k", BUDGET, None, now=0.0))
+                    out.append(store.take("k", budget, None, now=0.0))
                 else:
                     out.append(store.use_approval(f"a-{index}", "d" * 64, now=1500.0) is not None)
             answers.put(out)
@@ -253,6 +247,14 @@ class SharedStoreContract(StoreContract):
     called, in any process (e.g. ``functools.partial(SqliteStore, tmp_path / "db")``).
     """
 
+    processes: ClassVar[int] = 4
+    """How many processes race in each test."""
+
+    @property
+    def budget(self) -> int:
+        """The budget the processes race for: half of what they all ask."""
+        return self.processes * ROUNDS // 2
+
     def opener(self, tmp_path: Path) -> Callable[[], Store]:
         """Opens one new, empty store's place, the same one at each call."""
         raise NotImplementedError
@@ -261,14 +263,16 @@ class SharedStoreContract(StoreContract):
         return self.opener(tmp_path)()
 
     def race(self, tmp_path: Path, kind: str) -> list[list[bool]]:
-        """What each of ``PROCESSES`` processes answered, racing ``kind`` operations."""
+        """What each of :attr:`processes` processes answered, racing ``kind`` operations."""
         context = multiprocessing.get_context("spawn")
-        start = context.Barrier(PROCESSES)
+        start = context.Barrier(self.processes)
         answers = context.Queue()
         opener = self.opener(tmp_path)
         processes = [
-            context.Process(target=_race, args=(opener, start, answers, kind), daemon=True)
-            for _ in range(PROCESSES)
+            context.Process(
+                target=_race, args=(opener, start, answers, kind, self.budget), daemon=True
+            )
+            for _ in range(self.processes)
         ]
         for process in processes:
             process.start()
@@ -310,7 +314,7 @@ class SharedStoreContract(StoreContract):
 
     def test_processes_take_exactly_a_budget(self, tmp_path: Path) -> None:
         answers = self.race(tmp_path, "take")
-        assert sum(sum(answer) for answer in answers) == BUDGET  # of PROCESSES * TAKES asked
+        assert sum(sum(answer) for answer in answers) == self.budget
 
     def test_processes_use_each_approval_once(self, tmp_path: Path) -> None:
         store = self.new_store(tmp_path)
