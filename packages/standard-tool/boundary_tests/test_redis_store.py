@@ -40,10 +40,10 @@ def test_each_prefix_is_a_store_of_its_own(redis_url: str) -> None:
         assert two.take("k", 1, None, now=0.0)
         client = redis.Redis.from_url(redis_url)
         try:
-            keys = {key.decode() for key in client.keys("one:*")}
+            keys = set(client.keys("one:*"))
         finally:
             client.close()
-        assert keys == {"one:disabled", "one:budget:k"}
+        assert keys == {b"one:disabled", b"one:budget:k"}
 
 
 def test_a_bucket_keeps_every_bit_of_its_tokens(redis_url: str) -> None:
