@@ -235,6 +235,7 @@ def _race(opener: Callable[[], Store], start: Any, answers: Any, kind: str, budg
         finally:
             _close(store)
     except BaseException as error:  # the parent fails the test with it
+        start.abort()  # the others stop waiting for this one
         answers.put(f"{type(error).__name__}: {error}")
 
 
