@@ -6,6 +6,7 @@ import functools
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -64,3 +65,20 @@ def test_a_redis_store_without_redis_py_says_what_to_install(
     monkeypatch.setitem(sys.modules, "redis", None)  # as if it were not installed
     with pytest.raises(UsageError, match=r"standard-tool\[redis\]"):
         RedisStore("redis://127.0.0.1:1")
+
+
+def test_threads_share_one_sqlite_store(tmp_path: Path) -> None:
+    """Threads of one process take turns on its connection: each read-modify-write whole."""
+    taken: list[bool] = []
+    with SqliteStore(tmp_path / "boundary.db") as store:
+
+        def take() -> None:
+            taken.extend(store.take("k", 100, None, now=0.0) for _ in range(50))
+
+        threads = [threading.Thread(target=take) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(120)
+        assert not any(thread.is_alive() for thread in threads)
+    assert (len(taken), sum(taken)) == (200, 100)

@@ -33,17 +33,16 @@ class SqliteStore:
     then writes runs in one ``BEGIN IMMEDIATE`` transaction, which takes the file's write lock
     first, so two processes never interleave one; a process waits for that lock at most
     ``timeout`` seconds (SQLite's busy timeout), then ``sqlite3.OperationalError`` is raised.
-    Each thread (and each process: a forked child opens its own) has its own connection;
-    :meth:`close` closes them all. The file must be on a local disk (SQLite's locks are not
-    reliable over a network file system).
+    A store has one connection per process (a forked child opens its own), which its threads
+    take in turn; :meth:`close` closes it. The file must be on a local disk (SQLite's locks
+    are not reliable over a network file system).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
         self.path = os.fspath(path)
         self.timeout = timeout
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.RLock()
+        self._held: tuple[int, sqlite3.Connection] | None = None
         self._closed = False
 
     def __repr__(self) -> str:
@@ -56,29 +55,31 @@ class SqliteStore:
         self.close()
 
     def close(self) -> None:
-        """Close every connection this store opened; using it afterwards is a
+        """Close this process's connection; using the store afterwards is a
         :class:`~standard_tool.exceptions.UsageError`."""
         with self._lock:
             self._closed = True
-            connections, self._connections = self._connections, []
-        for connection in connections:
-            connection.close()
+            held, self._held = self._held, None
+            if held is not None and held[0] == os.getpid():
+                held[1].close()
 
     def _connection(self) -> sqlite3.Connection:
-        held: tuple[int, sqlite3.Connection] | None = getattr(self._local, "held", None)
-        if held is not None and held[0] == os.getpid() and not self._closed:
-            return held[1]
-        with self._lock:
-            if self._closed:
-                raise UsageError(f"{self!r} is closed")
-            connection = sqlite3.connect(
-                self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
-            )
-            self._connections.append(connection)
-        connection.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-        self._wal(connection)
-        connection.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")
-        self._local.held = (os.getpid(), connection)
+        """This process's connection (opened on first use); call with the lock held."""
+        if self._closed:
+            raise UsageError(f"{self!r} is closed")
+        if self._held is not None and self._held[0] == os.getpid():
+            return self._held[1]
+        connection = sqlite3.connect(
+            self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            connection.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            self._wal(connection)
+            connection.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")
+        except BaseException:
+            connection.close()
+            raise
+        self._held = (os.getpid(), connection)
         return connection
 
     def _wal(self, connection: sqlite3.Connection) -> None:
@@ -100,17 +101,20 @@ class SqliteStore:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One read-modify-write transaction, holding the database's write lock from its
         start (``BEGIN IMMEDIATE``): committed at the end, rolled back on an exception."""
-        connection = self._connection()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            yield connection
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
+        with self._lock:
+            connection = self._connection()
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
 
-    def _one(self, sql: str, *params: Any) -> Any:
-        return self._connection().execute(sql, params).fetchone()
+    def _run(self, sql: str, *params: Any) -> Any:
+        """The first row of one statement (run alone: atomic), if it gives any."""
+        with self._lock:
+            return self._connection().execute(sql, params).fetchone()
 
     def claim(self, receipt: Receipt) -> Receipt | None:
         with self._write() as db:
@@ -140,23 +144,23 @@ class SqliteStore:
             return True
 
     def save(self, receipt: Receipt) -> None:
-        self._connection().execute(
-            "INSERT OR REPLACE INTO receipts VALUES (?, ?)",
-            (receipt.request_id, receipt.to_json()),
+        self._run(
+            "INSERT OR REPLACE INTO receipts VALUES (?, ?)", receipt.request_id, receipt.to_json()
         )
 
     def receipt(self, request_id: str) -> Receipt | None:
-        row = self._one("SELECT body FROM receipts WHERE request_id = ?", request_id)
+        row = self._run("SELECT body FROM receipts WHERE request_id = ?", request_id)
         return None if row is None else Receipt.from_json(row[0])
 
     def save_approval(self, approval: Approval) -> None:
-        self._connection().execute(
+        self._run(
             "INSERT OR REPLACE INTO approvals VALUES (?, ?)",
-            (approval.request_id, approval.to_json()),
+            approval.request_id,
+            approval.to_json(),
         )
 
     def approval(self, request_id: str) -> Approval | None:
-        row = self._one("SELECT body FROM approvals WHERE request_id = ?", request_id)
+        row = self._run("SELECT body FROM approvals WHERE request_id = ?", request_id)
         return None if row is None else Approval.from_json(row[0])
 
     def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
@@ -189,9 +193,9 @@ class SqliteStore:
 
     def set_disabled(self, tool: str, disabled: bool) -> None:
         if disabled:
-            self._connection().execute("INSERT OR IGNORE INTO disabled VALUES (?)", (tool,))
+            self._run("INSERT OR IGNORE INTO disabled VALUES (?)", tool)
         else:
-            self._connection().execute("DELETE FROM disabled WHERE tool = ?", (tool,))
+            self._run("DELETE FROM disabled WHERE tool = ?", tool)
 
     def is_disabled(self, tool: str) -> bool:
-        return self._one("SELECT 1 FROM disabled WHERE tool = ?", tool) is not None
+        return self._run("SELECT 1 FROM disabled WHERE tool = ?", tool) is not None
