@@ -11,6 +11,9 @@
   lowest dependency versions.
 - ``providers``: the core's provider envelopes (``standard_tool.providers``) against the
   providers' own SDK types, and property tests generating inputs from each schema.
+- ``boundary``: the execution boundary with the core's ``redis``, ``cedar`` and ``otel``
+  extras; its Redis store against a real ``redis-server`` (which must be installed: the
+  session fails without it) started on 127.0.0.1 for the run.
 - ``<adapter>-<version>``: one session per adapter and framework version. Each adapter declares
   its matrix in its own ``pyproject.toml``::
 
@@ -111,6 +114,11 @@ PROVIDER_REQUIRES = (
     "hypothesis-jsonschema==0.23.1",
 )
 """What the ``providers`` session adds: the SDKs whose types must accept the declarations."""
+BOUNDARY_CORE = f"{CORE}[redis,cedar,otel]"
+"""The core as the ``boundary`` session installs it: with the extras of its Redis store, Cedar
+policies and OpenTelemetry audit."""
+BOUNDARY_LINT_REQUIRES = ("redis>=5",)
+"""What the ``lint`` session adds for ``mypy`` on the boundary's tests."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
 INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18",)
@@ -210,7 +218,13 @@ def envs() -> list[Env]:
             "lint",
             "ruff check and ruff format --check over everything, mypy --strict over every package, "
             "the core's import graph (one-way layers, no import circles).",
-            requires=(*LINT_REQUIRES, *TEST_REQUIRES, *test_requires, *newest),
+            requires=(
+                *LINT_REQUIRES,
+                *BOUNDARY_LINT_REQUIRES,
+                *TEST_REQUIRES,
+                *test_requires,
+                *newest,
+            ),
             local=(*packages, CLI, PLUGIN, TOY),
             commands=(("python", ".ci/lint.py", POSARGS),),
         ),
@@ -254,6 +268,14 @@ def envs() -> list[Env]:
             requires=(*TEST_REQUIRES, *PROVIDER_REQUIRES),
             local=(CORE,),
             commands=(_pytest(f"{CORE}/provider_tests"),),
+        ),
+        Env(
+            "boundary",
+            "The execution boundary with the core's redis, cedar and otel extras: the Redis "
+            "store on a real redis-server (installed; started on 127.0.0.1 for the run).",
+            requires=TEST_REQUIRES,
+            local=(BOUNDARY_CORE,),
+            commands=(_pytest(f"{CORE}/boundary_tests"),),
         ),
     ]
     for path, matrix in adapters():

@@ -175,6 +175,26 @@ PUBLIC: dict[str, list[str]] = {
         "dialects",
         "register_dialect",
     ],
+    "standard_tool.boundary": [
+        "Approval",
+        "AuditEvent",
+        "Budget",
+        "CallRequest",
+        "CedarPolicy",
+        "Decision",
+        "Gate",
+        "GuardedTool",
+        "JsonlAudit",
+        "LoggingAudit",
+        "MemoryStore",
+        "OpenTelemetryAudit",
+        "Receipt",
+        "RedisStore",
+        "SqliteStore",
+        "Store",
+        "call_digest",
+        "report_effect",
+    ],
     "standard_tool.testing": [
         "AdapterContract",
         "AdoptContract",
@@ -184,6 +204,8 @@ PUBLIC: dict[str, list[str]] = {
         "PackageContract",
         "RecordingReporter",
         "SECRET",
+        "SharedStoreContract",
+        "StoreContract",
         "VALID_CALLS",
         "clean_registry",
         "outcome_from_json_text",
@@ -194,7 +216,8 @@ PUBLIC: dict[str, list[str]] = {
 """Each public module and its ``__all__``."""
 
 SUBPACKAGES = {"boundary", "checks", "plugins", "providers", "run", "schema", "testing", "tools"}
-"""The package's folders (``checks``, ``providers`` and ``testing`` are public as well)."""
+"""The package's folders (``boundary``, ``checks``, ``providers`` and ``testing`` are public as
+well)."""
 
 
 @pytest.mark.parametrize("module", sorted(PUBLIC))

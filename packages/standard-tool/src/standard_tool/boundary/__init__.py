@@ -14,6 +14,8 @@ from ._budget import Budget
 from ._cedar import CedarPolicy
 from ._gate import Gate, GuardedTool, report_effect
 from ._otel import OpenTelemetryAudit
+from ._redis import RedisStore
+from ._sqlite import SqliteStore
 from ._store import MemoryStore, Store
 from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_digest
 
@@ -31,6 +33,8 @@ __all__ = [
     "MemoryStore",
     "OpenTelemetryAudit",
     "Receipt",
+    "RedisStore",
+    "SqliteStore",
     "Store",
     "call_digest",
     "report_effect",

@@ -7,6 +7,8 @@
 - :class:`RecordingReporter`: a reporter that keeps what tools report.
 - :func:`clean_registry`: a pytest fixture with a fresh plugin registry for one test.
 - :func:`within`: runs a call in a thread and fails the test if it hangs (for time limits).
+- :class:`StoreContract`: every behaviour of a boundary :class:`~standard_tool.boundary.Store`;
+  :class:`SharedStoreContract` adds the same operations raced by several processes.
 
 Subclass in a test module, set the class attributes, and implement the few methods that
 reach the framework's own runtime::
@@ -42,6 +44,7 @@ from ._contract import (
 from ._package import PackageContract
 from ._reports import RecordingReporter
 from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, sample_tools
+from ._stores import SharedStoreContract, StoreContract
 from ._threads import within
 
 __all__ = [
@@ -54,6 +57,8 @@ __all__ = [
     "NativeOutcome",
     "PackageContract",
     "RecordingReporter",
+    "SharedStoreContract",
+    "StoreContract",
     "clean_registry",
     "outcome_from_json_text",
     "sample_tools",

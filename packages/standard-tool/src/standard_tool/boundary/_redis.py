@@ -1,0 +1,186 @@
+"""A :class:`~standard_tool.boundary.Store` in Redis, shared by every process of every machine
+that reaches the server (``pip install 'standard-tool[redis]'``)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, cast
+
+from ..exceptions import UsageError
+from ._types import Approval, Receipt
+
+__all__ = ["RedisStore"]
+
+CLAIM = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+    return redis.call('HGET', KEYS[1], 'body')
+end
+redis.call('HSET', KEYS[1], 'body', ARGV[1], 'state', ARGV[2], 'started', ARGV[3])
+return false
+"""
+"""A receipt is a hash: its JSON (``body``), and the ``state`` and ``started`` that
+:meth:`RedisStore.replace` compares."""
+
+REPLACE = """
+local held = redis.call('HMGET', KEYS[1], 'state', 'started')
+if held[1] ~= ARGV[1] or held[2] ~= ARGV[2] then
+    return 0
+end
+redis.call('HSET', KEYS[1], 'body', ARGV[3], 'state', ARGV[4], 'started', ARGV[5])
+return 1
+"""
+
+USE_APPROVAL = """
+local held = redis.call('HMGET', KEYS[1], 'body', 'status', 'digest', 'expires_at')
+if held[2] ~= 'approved' or held[3] ~= ARGV[1] then
+    return false
+end
+if held[4] ~= '' and tonumber(held[4]) <= tonumber(ARGV[2]) then
+    return false
+end
+redis.call('HSET', KEYS[1], 'status', 'used')
+return held[1]
+"""
+"""An approval is a hash: its JSON (``body``), and the ``status``, ``digest`` and
+``expires_at`` (empty: never) that :meth:`RedisStore.use_approval` checks and changes; the
+``status`` field is the approval's status."""
+
+TAKE = """
+local limit = tonumber(ARGV[1])
+local now = tonumber(ARGV[3])
+local tokens = limit
+local updated = now
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
+if held[1] then
+    tokens = tonumber(held[1])
+    updated = tonumber(held[2])
+end
+if ARGV[2] ~= '' then
+    local per = tonumber(ARGV[2])
+    if per > 0 and now > updated then
+        tokens = math.min(limit, tokens + (now - updated) * limit / per)
+    end
+end
+local taken = 0
+if tokens >= 1.0 then
+    tokens = tokens - 1.0
+    taken = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'updated', ARGV[3])
+return taken
+"""
+""":func:`~standard_tool.boundary._store.refill` in Lua, the same arithmetic in the same
+order on the same IEEE doubles (Lua's numbers): a bucket gives what a
+:class:`~standard_tool.boundary.MemoryStore` bucket gives at the same times. The numbers go
+in as Python's ``repr`` (the shortest text that reads back as the same double) and are kept
+with 17 significant digits (which read back exactly), never Lua's 14-digit ``tostring``."""
+
+
+def _number(value: float) -> str:
+    return repr(float(value))
+
+
+class RedisStore:
+    """A :class:`~standard_tool.boundary.Store` in the Redis server at ``url``
+    (``redis://host:port/db``, ``rediss://`` for TLS; see ``redis.Redis.from_url``), its keys
+    under ``prefix``, for every process of every machine that reaches the server.
+
+    Each read-modify-write operation is one Lua script, which Redis runs alone (atomic); each
+    touches one key, so a cluster works too. Needs redis-py (``standard-tool[redis]``),
+    imported when a store is made. Budget buckets, receipts and approvals do not expire:
+    remove old ones with Redis's own tools (keys ``<prefix>receipt:<id>``,
+    ``<prefix>approval:<id>``, ``<prefix>budget:<key>``; the set ``<prefix>disabled``).
+    """
+
+    def __init__(self, url: str, *, prefix: str = "standard-tool:") -> None:
+        try:
+            redis = importlib.import_module("redis")
+        except ImportError:
+            raise UsageError(
+                "RedisStore needs redis-py: pip install 'standard-tool[redis]'"
+            ) from None
+        self.url = url
+        self.prefix = prefix
+        self._redis: Any = redis.Redis.from_url(url)
+        self._claim = self._redis.register_script(CLAIM)
+        self._replace = self._redis.register_script(REPLACE)
+        self._use_approval = self._redis.register_script(USE_APPROVAL)
+        self._take = self._redis.register_script(TAKE)
+
+    def __repr__(self) -> str:
+        return f"RedisStore(prefix={self.prefix!r})"
+
+    def __enter__(self) -> RedisStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close this store's connections to the server."""
+        self._redis.close()
+
+    def _key(self, kind: str, name: str) -> str:
+        return f"{self.prefix}{kind}:{name}"
+
+    def claim(self, receipt: Receipt) -> Receipt | None:
+        held = self._claim(
+            keys=[self._key("receipt", receipt.request_id)],
+            args=[receipt.to_json(), receipt.state, _number(receipt.started)],
+        )
+        return None if held is None else Receipt.from_json(held)
+
+    def replace(self, old: Receipt, new: Receipt) -> bool:
+        done = self._replace(
+            keys=[self._key("receipt", old.request_id)],
+            args=[old.state, _number(old.started), new.to_json(), new.state, _number(new.started)],
+        )
+        return bool(done)
+
+    def save(self, receipt: Receipt) -> None:
+        fields = {"body": receipt.to_json(), "state": receipt.state}
+        fields["started"] = _number(receipt.started)
+        self._redis.hset(self._key("receipt", receipt.request_id), mapping=fields)
+
+    def receipt(self, request_id: str) -> Receipt | None:
+        held = self._redis.hget(self._key("receipt", request_id), "body")
+        return None if held is None else Receipt.from_json(held)
+
+    def save_approval(self, approval: Approval) -> None:
+        expires_at = "" if approval.expires_at is None else _number(approval.expires_at)
+        fields = {"body": approval.to_json(), "status": approval.status}
+        fields |= {"digest": approval.digest, "expires_at": expires_at}
+        self._redis.hset(self._key("approval", approval.request_id), mapping=fields)
+
+    def approval(self, request_id: str) -> Approval | None:
+        body, status = self._redis.hmget(self._key("approval", request_id), ["body", "status"])
+        if body is None:
+            return None
+        held = Approval.from_json(body)
+        held.status = cast(Any, status.decode())
+        return held
+
+    def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
+        body = self._use_approval(
+            keys=[self._key("approval", request_id)], args=[digest, _number(now)]
+        )
+        if body is None:
+            return None
+        held = Approval.from_json(body)
+        held.status = "used"
+        return held
+
+    def take(self, key: str, limit: int, per: float | None, now: float) -> bool:
+        per_text = "" if per is None else _number(per)
+        taken = self._take(keys=[self._key("budget", key)], args=[limit, per_text, _number(now)])
+        return bool(taken)
+
+    def set_disabled(self, tool: str, disabled: bool) -> None:
+        key = f"{self.prefix}disabled"
+        if disabled:
+            self._redis.sadd(key, tool)
+        else:
+            self._redis.srem(key, tool)
+
+    def is_disabled(self, tool: str) -> bool:
+        return bool(self._redis.sismember(f"{self.prefix}disabled", tool))
