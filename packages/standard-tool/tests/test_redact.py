@@ -526,3 +526,19 @@ def test_a_wrapper_that_handles_its_own_errors_gets_them_redacted() -> None:
 
     result = st.call(Adopted(Native()), {}, {"token": TOKEN})
     assert result == {"failed": f"Tool 'native' failed: no session for {MARKER}"}
+
+
+def test_a_refusal_keeps_its_code_and_the_callers_request_id() -> None:
+    from standard_tool.exceptions import ToolRefusedError
+    from standard_tool.run._redact import redact_error
+
+    context = {"request_id": "req-000123", "mode": "denied", "token": "sk-redact-me-42"}
+    error = ToolRefusedError("t", "denied", "No: sk-redact-me-42.", "req-000123")
+    redacted = redact_error(error, context, "t")
+    assert isinstance(redacted, ToolRefusedError)
+    assert redacted.payload == {
+        "code": "denied",
+        "retryable": False,
+        "message": "No: [context value].",
+        "request_id": "req-000123",
+    }
