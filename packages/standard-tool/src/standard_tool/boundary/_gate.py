@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 from .._protocols import StandardTool
 from .._text import clip
 from ..exceptions import (
+    REFUSAL_CODES,
     StandardToolError,
     ToolRefusedError,
     ToolTimeoutError,
@@ -52,6 +53,7 @@ log = logging.getLogger("standard_tool.boundary")
 _UNKNOWN = "Unknown tool: {name!r}."
 """What a hidden tool reads as: the words every unknown tool gets."""
 _DENIED = "This call is not allowed."
+_RUNNING = "This call is still running; its outcome is not known yet."
 _SUMMARY = 500
 """Characters of a held call's arguments shown to the person asked to approve it."""
 _LEASE = 300.0
@@ -333,27 +335,31 @@ class Gate:
             except Exception:
                 log.warning("a step of the gate raised for tool %r: denied", name, exc_info=True)
                 decision = Decision.deny("denied", _DENIED)
-            if decision.verdict == "deny":
-                refuse(decision.code or default, decision.message or _DENIED)
-            if decision.verdict == "hold" and held is None:
-                held = decision
+            if decision.verdict == "hold":
+                held = held or decision
+            elif decision.verdict != "allow":  # deny, or anything else: closed
+                code = decision.code if decision.code in REFUSAL_CODES else default
+                refuse(code, decision.message or _DENIED)
 
         # A request id that already ran answers with its receipt: no second approval or budget.
         done = self._safely(self.store.receipt, request_id)
-        if done is not None and done.state in ("succeeded", "failed"):
-            return _replay(done, request, trace, refuse)
+        if done is not None:
+            _same_call(done, request, refuse)
+            if done.state in ("succeeded", "failed"):
+                return _replay(done, request, trace, refuse)
+            if _running(done, time.time()):
+                refuse("unknown_outcome", _RUNNING)
 
         # Approval.
         wanted = held is not None
         if not wanted and self.approvals is not None:
             try:
-                wanted = (yield self.approvals(request)) is True
+                wanted = _bool((yield self.approvals(request)), "approvals")
             except Exception:
-                log.warning("approvals() raised for tool %r: denied", name, exc_info=True)
+                log.warning("approvals() failed for tool %r: denied", name, exc_info=True)
                 refuse("denied", _DENIED)
         if wanted:
-            approval = self._approval(request, held, refuse)
-            trace.approval = approval
+            trace.approval = self._approval(request, held, trace, refuse)
 
         # Budgets.
         now = time.time()
@@ -374,12 +380,17 @@ class Gate:
         return result
 
     def _approval(
-        self, request: CallRequest, held: Decision | None, refuse: Callable[..., NoReturn]
+        self,
+        request: CallRequest,
+        held: Decision | None,
+        trace: _Trace,
+        refuse: Callable[..., NoReturn],
     ) -> Approval:
         """The approval this call may run under; else the call is held, or refused."""
         approval: Approval | None = self._safely(self.store.approval, request.request_id)
         now = time.time()
         if approval is not None and approval.digest == request.digest:
+            trace.approval = approval
             if approval.status == "rejected":
                 refuse("denied", "A person rejected this call.")
             if approval.status == "approved" and (
@@ -399,6 +410,7 @@ class Gate:
             created=now,
         )
         self._safely(self.store.save_approval, fresh)
+        trace.approval = fresh
         refuse(*_held(held), fresh.request())
 
     def _once(
@@ -419,12 +431,11 @@ class Gate:
         )
         held = self._safely(self.store.claim, claim)
         if held is not None:
+            _same_call(held, request, refuse)
             if held.state in ("succeeded", "failed"):
                 return _replay(held, request, trace, refuse)
-            if held.state == "running" and held.lease_until > now:
-                refuse(
-                    "unknown_outcome", "This call is still running; its outcome is not known yet."
-                )
+            if _running(held, now):
+                refuse("unknown_outcome", _RUNNING)
             # Its outcome is unknown: read the effect back before running anything again.
             if self.reconcile is None:
                 trace.outcome = "unknown_outcome"
@@ -442,9 +453,7 @@ class Gate:
                 trace.outcome = "reconciled"
                 return found
             if not self._safely(self.store.replace, held, claim):  # another process took it
-                refuse(
-                    "unknown_outcome", "This call is still running; its outcome is not known yet."
-                )
+                refuse("unknown_outcome", _RUNNING)
 
         effects: list[str] = []
         trace.effects = effects
@@ -560,6 +569,12 @@ def _decision(answer: Any, default: str) -> Decision:
     raise UsageError(f"a step answers a Decision or a bool, not {type(answer).__name__}")
 
 
+def _bool(answer: Any, step: str) -> bool:
+    if answer is True or answer is False:
+        return answer
+    raise UsageError(f"{step}() answers a bool, not {type(answer).__name__}")
+
+
 def _held(decision: Decision | None) -> tuple[str, str]:
     if decision is None:
         return "held_for_review", "This call waits for a person's review."
@@ -583,15 +598,25 @@ def _message(error: StandardToolError) -> str:
 def _replay(
     receipt: Receipt, request: CallRequest, trace: _Trace, refuse: Callable[..., NoReturn]
 ) -> Any:
-    """What a request id that already ran answers: its result, or its refusal, again; a
-    request id reused for other arguments is refused."""
-    if receipt.digest != request.digest:
-        refuse("denied", "This request id belongs to another call.")
+    """What a request id that already ran answers: its result, or its refusal, again."""
+    _same_call(receipt, request, refuse)
     trace.outcome = "replayed"
     trace.effects = [receipt.effect_id] if receipt.effect_id else []
     if receipt.state == "failed":
         refuse(receipt.code or "failed", receipt.message or "The tool failed.")
     return receipt.result
+
+
+def _same_call(receipt: Receipt, request: CallRequest, refuse: Callable[..., NoReturn]) -> None:
+    """A request id reused for another call (other arguments, tool or actor) is refused,
+    whatever became of the call it was first used for."""
+    if receipt.digest != request.digest:
+        refuse("denied", "This request id belongs to another call.")
+
+
+def _running(receipt: Receipt, now: float) -> bool:
+    """Whether a claimed call may still be running (its lease has not run out)."""
+    return receipt.state == "running" and receipt.lease_until > now
 
 
 def _failed(claim: Receipt, code: str, message: str) -> Receipt:
