@@ -708,6 +708,26 @@ def test_an_audit_sink_that_raises_changes_nothing(
     assert all(r.exc_info and "sink down" in str(r.exc_info[1]) for r in failures)
 
 
+def test_an_async_audit_sink_is_awaited(kit: Kit, mode: str) -> None:
+    events: list[AuditEvent] = []
+
+    async def sink(event: AuditEvent) -> None:
+        await asyncio.sleep(0)
+        events.append(event)
+
+    async def broken(event: AuditEvent) -> None:
+        raise RuntimeError("sink down")
+
+    gate = Gate(audit=[broken, sink], policy=lambda r: r.arguments["amount"] < 9)
+    guarded = gate.guard(kit.tool)
+    assert invoke(mode, guarded, ARGS, ctx("r-as"))["n"] == 1
+    refusal("denied", lambda: invoke(mode, guarded, {**ARGS, "amount": 9}, ctx("r-ad")))
+    assert [(e.request_id, e.outcome) for e in events] == [
+        ("r-as", "succeeded"),
+        ("r-ad", "refused"),
+    ]
+
+
 # -- a failing store -------------------------------------------------------------------------
 
 
@@ -727,7 +747,8 @@ class _Broken(MemoryStore):
 
 
 @pytest.mark.parametrize(
-    "method", ["is_disabled", "receipt", "approval", "use_approval", "take", "claim"]
+    "method",
+    ["is_disabled", "receipt", "approval", "save_approval", "use_approval", "take", "claim"],
 )
 def test_a_failing_store_fails_closed(
     kit: Kit, mode: str, method: str, caplog: pytest.LogCaptureFixture
@@ -740,13 +761,23 @@ def test_a_failing_store_fails_closed(
         gate.approve("r-x", approver="carol")
     else:
         gate = Gate(store=store, approvals=lambda r: True, budgets=[Budget(5)])
-        if method != "approval":
+        if method not in ("approval", "save_approval"):
             gate.approvals = None
         guarded = gate.guard(kit.tool)
     with caplog.at_level(logging.WARNING, "standard_tool.boundary"):
         error = refusal("denied", lambda: invoke(mode, guarded, ARGS, ctx("r-x")))
     assert "store down" not in str(error) and kit.runs == []
     assert any(r.exc_info and isinstance(r.exc_info[1], OSError) for r in caplog.records)
+
+
+def test_a_store_that_cannot_keep_the_outcome_refuses_and_never_reruns(kit: Kit, mode: str) -> None:
+    """The tool ran, but its receipt could not be kept: the call is refused (``denied``), and the
+    same request id reads as still running, not as a call to make again."""
+    store = _Broken("save")
+    guarded = Gate(store=store).guard(kit.tool)
+    refusal("denied", lambda: invoke(mode, guarded, ARGS, ctx("r-save")))
+    refusal("unknown_outcome", lambda: invoke(mode, guarded, ARGS, ctx("r-save")))
+    assert len(kit.runs) == 1
 
 
 # -- concurrency -----------------------------------------------------------------------------

@@ -274,6 +274,7 @@ class Gate:
         name = tool.name
         request_id, context = _with_request_id(context)
         trace = _Trace()
+        closing = False
         try:
             result = yield from self._steps(tool, name, input, context, request_id, trace)
             return result
@@ -283,8 +284,13 @@ class Gate:
         except _Closed:
             trace.code = "denied"
             raise ToolRefusedError(name, "denied", _DENIED, request_id) from None
+        except GeneratorExit:  # closed mid-call: the event is still written, nothing awaited
+            closing = True
+            raise
         finally:
-            self._record(tool, name, context, request_id, trace, started, clock)
+            if self.audit:
+                event = self._event(tool, name, context, request_id, trace, started, clock)
+                yield from self._write(event, closing)
 
     def _steps(
         self, tool: GuardedTool, name: str, input: Any, context: Any, request_id: str, trace: _Trace
@@ -490,7 +496,21 @@ class Gate:
             log.warning("the gate's store failed in %s", operation.__name__, exc_info=True)
             raise _Closed from None
 
-    def _record(
+    def _write(self, event: AuditEvent, closing: bool) -> Generator[Any, Any, None]:
+        """Give ``event`` to every audit sink; an async sink's coroutine goes to the driver to
+        await. A sink that fails is logged, and the call's outcome stays as it is."""
+        for sink in self.audit:
+            try:
+                written = sink(event)
+                if inspect.isawaitable(written):
+                    if closing:  # the call was abandoned: nothing can be awaited any more
+                        getattr(written, "close", lambda: None)()
+                        raise UsageError("an async audit sink cannot be awaited here")
+                    yield written
+            except Exception:
+                log.error("an audit sink failed for request %r", event.request_id, exc_info=True)
+
+    def _event(
         self,
         tool: GuardedTool,
         name: str,
@@ -499,12 +519,10 @@ class Gate:
         trace: _Trace,
         started: float,
         clock: float,
-    ) -> None:
-        if not self.audit:
-            return
+    ) -> AuditEvent:
         request = trace.request
         approval = trace.approval
-        event = AuditEvent(
+        return AuditEvent(
             request_id=request_id,
             tool=name,
             schema_digest=request.schema_digest if request else _schema_digest(tool),
@@ -519,11 +537,6 @@ class Gate:
             duration=time.perf_counter() - clock,
             time=started + (time.perf_counter() - clock),
         )
-        for sink in self.audit:
-            try:
-                sink(event)
-            except Exception:
-                log.error("an audit sink failed for request %r", request_id, exc_info=True)
 
 
 # -- helpers ---------------------------------------------------------------------------
