@@ -5,7 +5,6 @@ budgets; the audit trail; a failing store; concurrent calls under one request id
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 import sys
@@ -129,7 +128,6 @@ def test_a_hidden_tool_reads_exactly_like_an_unknown_one(
 
 
 def test_visible_filters_tools_by_the_same_rule(kit: Kit) -> None:
-    other = Kit("sync").tool
     other = st.Tool(name="balance", description="Read.", execute=lambda i: 1)
 
     def visible(tool: Any, context: Any) -> bool:
@@ -142,6 +140,15 @@ def test_visible_filters_tools_by_the_same_rule(kit: Kit) -> None:
     guarded = gate.guard(kit.tool)
     refusal("not_found", lambda: st.call(guarded, ARGS, {"actor": "bob"}))
     assert st.call(guarded, ARGS, {"actor": "alice"})["sent"] == 5
+
+    async def asynchronous(tool: Any, context: Any) -> bool:
+        return visible(tool, context)
+
+    broken = Gate(visible=_raises)
+    assert [t.name for t in Gate(visible=asynchronous).visible(tools, {"actor": "bob"})] == [
+        "balance"
+    ]
+    assert broken.visible(tools, {"actor": "alice"}) == []
 
 
 def test_invalid_arguments_name_the_tool_and_fields_and_never_reach_the_policy(
@@ -869,6 +876,3 @@ def test_a_refusal_pickles() -> None:
         {"id": "r"},
         str(error),
     )
-
-
-_ = dataclasses  # the dataclasses module is used by the store tests' receipts

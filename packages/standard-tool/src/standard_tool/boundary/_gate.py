@@ -132,10 +132,15 @@ class Gate:
       run again), else ``None`` (it runs).
 
     ``store`` keeps receipts, approvals, budgets and the kill switch (default: a
-    :class:`MemoryStore`); ``budgets`` are :class:`Budget` limits; ``audit`` are sinks, each
-    called with one :class:`AuditEvent` per call. A step that raises fails closed: the call is
+    :class:`MemoryStore`); ``budgets`` are :class:`Budget` limits; ``audit`` are sinks (sync
+    or async), each called with one :class:`AuditEvent` per call; a sink that fails is logged
+    and changes nothing. A step that raises, or answers something else than it should (a
+    Decision or a bool; a bool for ``visible`` and ``approvals``), fails closed: the call is
     refused (``denied``; ``not_found`` for ``visible``), and the reason is logged for the
     developer on the ``standard_tool.boundary`` logger, not shown to the model.
+
+    A request id names one call (its tool, arguments and actor): reused for another call it is
+    refused (``denied``); while its call runs, it is refused as ``unknown_outcome``.
 
     The caller's identity comes in the call's context: ``context["actor"]``,
     ``context["tenant"]``, and ``context["request_id"]`` when the caller has one (else one is
