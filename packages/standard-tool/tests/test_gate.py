@@ -573,6 +573,17 @@ def test_a_budget_scoped_to_tools(kit: Kit) -> None:
         assert st.call(balance, {}, ctx(f"b-{i}")) == 0
 
 
+def test_a_budget_scoped_to_tools_matches_whole_names() -> None:
+    budget = Budget(1, tools=("transfer",))
+    assert budget.tools == frozenset({"transfer"})
+    guarded = Gate(budgets=[budget]).guard(
+        [st.Tool(name=n, description="Read.", execute=lambda i: 0) for n in ("trans", "fer")]
+    )
+    for tool in guarded:
+        for i in range(3):
+            assert st.call(tool, {}, ctx(f"{tool.name}-{i}")) == 0
+
+
 def test_refused_calls_and_replays_spend_no_budget(kit: Kit) -> None:
     fresh = {"ok": False}
     gate = Gate(
@@ -631,7 +642,17 @@ def test_a_budget_refills_through_the_gate(kit: Kit, monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize(
-    "terms", [{"limit": -1}, {"limit": 1.5}, {"limit": 1, "per": 0}, {"limit": 1, "key": "ip"}]
+    "terms",
+    [
+        {"limit": -1},
+        {"limit": 1.5},
+        {"limit": True},
+        {"limit": 1, "per": 0},
+        {"limit": 1, "per": True},
+        {"limit": 1, "key": "ip"},
+        {"limit": 1, "tools": "transfer"},
+        {"limit": 1, "tools": ["transfer", 3]},
+    ],
 )
 def test_a_budget_with_wrong_terms_is_a_usage_error(terms: dict[str, Any]) -> None:
     with pytest.raises(UsageError):
