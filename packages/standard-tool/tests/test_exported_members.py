@@ -134,6 +134,7 @@ PUBLIC: dict[str, list[str]] = {
         "StepTimeoutError",
         "ToolExecutionError",
         "ToolNameError",
+        "ToolRefusedError",
         "ToolTimeoutError",
         "ToolValidationError",
         "UnknownTargetError",
@@ -191,8 +192,9 @@ PUBLIC: dict[str, list[str]] = {
 }
 """Each public module and its ``__all__``."""
 
-SUBPACKAGES = {"checks", "plugins", "providers", "run", "schema", "testing", "tools"}
-"""The package's folders (``checks``, ``providers`` and ``testing`` are public as well)."""
+SUBPACKAGES = {"boundary", "checks", "plugins", "providers", "run", "schema", "testing", "tools"}
+"""The package's folders (``boundary``, ``checks``, ``providers`` and ``testing`` are public as
+well)."""
 
 
 @pytest.mark.parametrize("module", sorted(PUBLIC))
