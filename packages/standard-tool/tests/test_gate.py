@@ -165,6 +165,35 @@ def test_invalid_arguments_name_the_tool_and_fields_and_never_reach_the_policy(
     assert asked == [] and kit.runs == []
 
 
+@pytest.mark.parametrize("typed", [True, False], ids=["function", "json-schema"])
+def test_arguments_that_are_not_json_data_are_invalid(mode: str, typed: bool) -> None:
+    """A call's arguments are JSON data, what a model sends: a date or a tuple given from
+    Python, which a typed function's schema would accept, is refused before any step."""
+    import datetime
+
+    runs: list[Any] = []
+
+    @st.tool(name="note")
+    def note(when: datetime.date, tags: list[str]) -> None:
+        """Keep a note."""
+        runs.append(when)
+
+    loose = st.Tool(
+        name="note",
+        description="Keep a note.",
+        input_schema={"type": "object"},
+        execute=lambda input: runs.append(input),
+    )
+    asked: list[Any] = []
+    events: list[AuditEvent] = []
+    guarded = Gate(policy=record(asked), audit=[events.append]).guard(note if typed else loose)
+    odd = {"when": datetime.date(2026, 1, 1), "tags": {ARGUMENT}}
+    error = refusal("invalid_arguments", lambda: invoke(mode, guarded, odd, ctx()))
+    assert "- when:" in error.message and "- tags:" in error.message
+    assert asked == [] and runs == []
+    assert [(e.outcome, e.code) for e in events] == [("refused", "invalid_arguments")]
+
+
 def test_the_kill_switch(kit: Kit, mode: str) -> None:
     asked: list[Any] = []
     store = MemoryStore()

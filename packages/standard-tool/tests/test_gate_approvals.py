@@ -84,20 +84,27 @@ def test_an_approved_call_runs_exactly_once(kit: Kit, mode: str) -> None:
 
 
 def test_other_arguments_under_the_request_id_need_a_new_approval(kit: Kit, mode: str) -> None:
+    """A request id names one call: under it, other arguments (or another actor) are refused,
+    and the approval a person gave, or is asked for, stays the first call's. Elsewhere the
+    other call is held with a request of its own."""
     gate = Gate(approvals=large)
     guarded = gate.guard(kit.tool)
     held = refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-4")))
-    gate.approve("r-4", approver="carol")
     bigger = {**ARGS, "amount": 50_000}
-    again = refusal("held_for_review", lambda: invoke(mode, guarded, bigger, ctx("r-4")))
-    assert held.approval and again.approval
-    assert again.approval["digest"] != held.approval["digest"]
-    assert "50000" in again.approval["summary"]
-    # Another actor with the same arguments is another call, too.
-    refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-5")))
-    gate.approve("r-5", approver="carol")
-    refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-5", actor="mallory")))
+    for context in (ctx("r-4"), ctx("r-4", actor="mallory")):
+        error = refusal("denied", lambda c=context: invoke(mode, guarded, bigger, c))
+        assert error.approval is None and "another call" in error.message
+    # What a person approves is still what they were shown.
+    pending = gate.pending("r-4")
+    assert held.approval and pending and pending.request() == held.approval
+    gate.approve("r-4", approver="carol")
+    refusal("denied", lambda: invoke(mode, guarded, bigger, ctx("r-4")))
     assert kit.runs == []
+    again = refusal("held_for_review", lambda: invoke(mode, guarded, bigger, ctx("r-5")))
+    assert again.approval and again.approval["digest"] != held.approval["digest"]
+    assert "50000" in again.approval["summary"]
+    assert invoke(mode, guarded, ARGS, ctx("r-4"))["sent"] == 500
+    assert len(kit.runs) == 1
 
 
 def test_an_approval_is_used_once() -> None:

@@ -40,6 +40,7 @@ from ..run._call import acall, call
 from ..run._redact import secrets_of
 from ..run._waiting import run_sync
 from ..schema._canonical import digest
+from ..schema._json import json_issues
 from ..tools._json_schemas import input_json_schema
 from ..tools._wrapper import WrapperTool
 from ._budget import Budget
@@ -313,13 +314,14 @@ class Gate:
             if seen is not True:
                 refuse("not_found", _UNKNOWN.format(name=name))
 
-        # Valid arguments.
+        # Valid arguments: JSON data (what a model sends, and what a digest is taken of) that
+        # the input schema accepts.
+        issues = json_issues(input)
         schema = tool._schema("input")
-        if schema is not None:
-            checked = schema.validate(input)
-            if checked.issues is not None:
-                invalid = ToolValidationError(name, "input", checked.issues)
-                refuse("invalid_arguments", str(invalid))
+        if issues is None and schema is not None:
+            issues = schema.validate(input).issues
+        if issues is not None:
+            refuse("invalid_arguments", str(ToolValidationError(name, "input", issues)))
 
         if self._safely(self.store.is_disabled, name):
             refuse("disabled", "This tool is switched off.")
@@ -397,10 +399,14 @@ class Gate:
         trace: _Trace,
         refuse: Callable[..., NoReturn],
     ) -> Approval:
-        """The approval this call may run under; else the call is held, or refused."""
+        """The approval this call may run under; else the call is held, or refused.
+
+        An approval request is bound to its call: another call under the same request id is
+        refused, so that what a person approves is always what they were shown."""
         approval: Approval | None = self._safely(self.store.approval, request.request_id)
         now = time.time()
-        if approval is not None and approval.digest == request.digest:
+        if approval is not None:
+            _same_call(approval, request, refuse)
             trace.approval = approval
             if approval.status == "rejected":
                 refuse("denied", "A person rejected this call.")
@@ -410,7 +416,7 @@ class Gate:
                 return approval
             if approval.status == "pending":
                 refuse(*_held(held), approval.request())
-        # None yet, another call's arguments, expired or used: a new request to a person.
+        # None yet, expired or used: a new request to a person.
         fresh = Approval(
             request_id=request.request_id,
             tool=request.tool,
@@ -625,10 +631,12 @@ def _replay(
     return receipt.result
 
 
-def _same_call(receipt: Receipt, request: CallRequest, refuse: Callable[..., NoReturn]) -> None:
+def _same_call(
+    held: Receipt | Approval, request: CallRequest, refuse: Callable[..., NoReturn]
+) -> None:
     """A request id reused for another call (other arguments, tool or actor) is refused,
     whatever became of the call it was first used for."""
-    if receipt.digest != request.digest:
+    if held.digest != request.digest:
         refuse("denied", "This request id belongs to another call.")
 
 
