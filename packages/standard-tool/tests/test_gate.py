@@ -151,6 +151,16 @@ def test_visible_filters_tools_by_the_same_rule(kit: Kit) -> None:
     assert broken.visible(tools, {"actor": "alice"}) == []
 
 
+def test_visible_gives_a_guarded_tools_rule_the_tool_it_guards(kit: Kit) -> None:
+    other = st.Tool(name="balance", description="Read.", execute=lambda i: 1)
+    shown = {id(kit.tool)}
+    gate = Gate(visible=lambda tool, context: id(tool) in shown)
+    guarded = gate.guard([kit.tool, other])
+    assert gate.visible(guarded, {}) == [guarded[0]]
+    assert st.call(guarded[0], ARGS, ctx())["n"] == 1
+    refusal("not_found", st.call, guarded[1], {}, ctx())
+
+
 def test_invalid_arguments_name_the_tool_and_fields_and_never_reach_the_policy(
     kit: Kit, mode: str
 ) -> None:

@@ -181,7 +181,9 @@ class Gate:
         return [GuardedTool(tool, self) for tool in adopt_each(tools)]
 
     def visible(self, tools: Any, context: Any = None) -> list[StandardTool]:
-        """The tools of ``tools`` this caller sees (the rule that also refuses their calls)."""
+        """The tools of ``tools`` this caller sees (the rule that also refuses their calls);
+        ``tools`` may be guarded already: the rule is then given the tool it guards, as in a
+        call."""
         return [tool for tool in adopt_each(tools) if self._sees(tool, context)]
 
     def approve(self, request_id: str, *, approver: str, expires_in: float | None = None) -> None:
@@ -227,7 +229,7 @@ class Gate:
         if self.visibility is None:
             return True
         try:
-            seen = self.visibility(tool, context)
+            seen = self.visibility(tool.wrapped if isinstance(tool, GuardedTool) else tool, context)
             if inspect.isawaitable(seen):
                 seen = run_sync(seen)
         except Exception:
