@@ -218,3 +218,12 @@ def test_approvals_are_shared_through_the_store(kit: Kit) -> None:
     Gate(store=store).approve("r-13", approver="carol")  # another process, say
     assert st.call(Gate(approvals=large, store=store).guard(kit.tool), ARGS, ctx("r-13"))
     assert len(kit.runs) == 1
+
+
+def test_approvals_and_receipts_round_trip_through_json() -> None:
+    from standard_tool.boundary import Approval, Receipt
+
+    approval = Approval("r", "transfer", "sha256:ab", "{}", "alice", None, "approved", "carol")
+    assert Approval.from_json(approval.to_json()) == approval
+    receipt = Receipt("r", "transfer", "sha256:ab", "succeeded", {"n": [1, "é"]}, effect_id="e")
+    assert Receipt.from_json(receipt.to_json().encode()) == receipt
