@@ -913,16 +913,24 @@ def test_guard_keeps_the_definition(kit: Kit) -> None:
     assert (guarded.name, guarded.description) == (kit.tool.name, kit.tool.description)
     assert st.input_json_schema(guarded) == st.input_json_schema(kit.tool)
     assert st.output_json_schema(guarded) == st.output_json_schema(kit.tool)
-    assert st.convert(guarded, to="standard") is not None
+    assert guarded.title == kit.tool.title and dict(guarded.meta) == dict(kit.tool.meta)
+    assert st.convert(guarded, to="standard") is guarded  # a standard tool as it is
     listed = gate.guard([kit.tool])
     assert isinstance(listed, list) and len(listed) == 1 and isinstance(listed[0], GuardedTool)
     assert [t.name for t in gate.guard([kit.tool, Kit("raw").tool])] == ["transfer"] * 2
 
 
-def test_a_guarded_tool_in_a_provider_loop_refuses_with_the_same_line(kit: Kit) -> None:
+def test_every_call_of_a_guarded_tool_goes_through_the_gate(kit: Kit) -> None:
     guarded = Gate(policy=lambda r: False).guard(kit.tool)
-    error = refusal("denied", lambda: st.call(guarded, ARGS, ctx("r-p")))
-    assert model_facing(error)["message"] == "This call is not allowed."
+    for run in (
+        lambda: st.call(guarded, ARGS, ctx("r-p")),
+        lambda: asyncio.run(st.acall(guarded, ARGS, ctx("r-p"))),
+        lambda: st.call(st.convert(guarded, to="standard"), ARGS, ctx("r-p")),
+        lambda: st.call(st.adopt(guarded), ARGS, ctx("r-p")),
+    ):
+        error = refusal("denied", run)
+        assert model_facing(error)["message"] == "This call is not allowed."
+    assert kit.runs == []
 
 
 def test_a_refusal_pickles() -> None:
