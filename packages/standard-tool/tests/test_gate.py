@@ -837,14 +837,20 @@ def test_a_failing_store_fails_closed(
     assert any(r.exc_info and isinstance(r.exc_info[1], OSError) for r in caplog.records)
 
 
-def test_a_store_that_cannot_keep_the_outcome_refuses_and_never_reruns(kit: Kit, mode: str) -> None:
-    """The tool ran, but its receipt could not be kept: the call is refused (``denied``), and the
-    same request id reads as still running, not as a call to make again."""
+def test_a_store_that_cannot_keep_the_outcome_changes_no_answer(
+    kit: Kit, mode: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The tool has run: its result (or failure) is the answer, though the store could not
+    keep it; the request id then reads as still running, never as a call to make again."""
     store = _Broken("save")
     guarded = Gate(store=store).guard(kit.tool)
-    refusal("denied", lambda: invoke(mode, guarded, ARGS, ctx("r-save")))
+    with caplog.at_level(logging.ERROR, "standard_tool.boundary"):
+        assert invoke(mode, guarded, ARGS, ctx("r-save"))["n"] == 1
+    assert any(r.exc_info and isinstance(r.exc_info[1], OSError) for r in caplog.records)
     refusal("unknown_outcome", lambda: invoke(mode, guarded, ARGS, ctx("r-save")))
-    assert len(kit.runs) == 1
+    kit.fail = True
+    refusal("failed", lambda: invoke(mode, guarded, ARGS, ctx("r-save-2")))
+    assert len(kit.runs) == 2
 
 
 # -- concurrency -----------------------------------------------------------------------------

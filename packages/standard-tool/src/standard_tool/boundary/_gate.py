@@ -468,7 +468,7 @@ class Gate:
             if found is not None:
                 done = Receipt(**{**vars(held), "state": "succeeded", "result": found})
                 done.finished = time.time()
-                self._safely(self.store.save, done)
+                self._keep(done)
                 trace.outcome = "reconciled"
                 return found
             if not self._safely(self.store.replace, held, claim):  # another process took it
@@ -482,24 +482,36 @@ class Gate:
         except ToolTimeoutError:
             claim.state, claim.finished = "unknown_outcome", time.time()
             claim.code, claim.message = "timeout", "The tool did not finish in time."
-            self._safely(self.store.save, claim)
+            self._keep(claim)
             trace.outcome = "timeout"
             refuse("timeout", "The tool did not finish in time; its outcome is not known.")
         except ToolRefusedError:
-            self._safely(self.store.save, _failed(claim, "failed", "The tool refused the call."))
+            self._keep(_failed(claim, "failed", "The tool refused the call."))
             raise
         except StandardToolError as error:
             message = _message(error)
-            self._safely(self.store.save, _failed(claim, "failed", message))
+            self._keep(_failed(claim, "failed", message))
             trace.outcome = "failed"
             refuse("failed", message)
         finally:
             _effects.reset(token)
         claim.state, claim.result, claim.finished = "succeeded", result, time.time()
         claim.effect_id = effects[-1] if effects else None
-        self._safely(self.store.save, claim)
+        self._keep(claim)
         trace.outcome = "succeeded"
         return result
+
+    def _keep(self, receipt: Receipt) -> None:
+        """Record a call's outcome. The call has run: a store that fails now changes nothing
+        of its answer (the request id stays claimed, and reads as running, then unknown)."""
+        try:
+            self.store.save(receipt)
+        except Exception:
+            log.error(
+                "the gate's store could not keep the outcome of request %r",
+                receipt.request_id,
+                exc_info=True,
+            )
 
     def _safely(self, operation: Callable[..., Any], *args: Any) -> Any:
         """A store operation; a store that fails refuses the call (closed, never open)."""
