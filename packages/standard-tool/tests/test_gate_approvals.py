@@ -195,6 +195,11 @@ def test_deciding_what_does_not_wait_is_a_usage_error() -> None:
     with pytest.raises(UsageError):
         gate.reject("r-11", approver="dave")
     assert gate.pending("nobody") is None
+    refusal("held_for_review", st.call, gate.guard(Kit().tool), ARGS, ctx("r-12"))
+    for wrong in (0, -1, "60", True, float("nan")):
+        with pytest.raises(UsageError, match="expires_in"):
+            gate.approve("r-12", approver="carol", expires_in=wrong)  # type: ignore[arg-type]
+    assert gate.pending("r-12") is not None
 
 
 @pytest.mark.parametrize("step", ["policy", "freshness"])

@@ -189,6 +189,10 @@ class Gate:
     def approve(self, request_id: str, *, approver: str, expires_in: float | None = None) -> None:
         """Approve the held call ``request_id``: the same call, made again with that request id
         and the same arguments, runs once (before ``expires_in`` seconds, when given)."""
+        if expires_in is not None and (
+            type(expires_in) not in (int, float) or not 0 < expires_in < float("inf")
+        ):
+            raise UsageError(f"expires_in is a positive number of seconds, not {expires_in!r}")
         approval = self._pending(request_id)
         approval.status = "approved"
         approval.approver = approver
