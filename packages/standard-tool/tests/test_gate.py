@@ -665,6 +665,11 @@ def test_a_token_bucket_refills_evenly() -> None:
     assert store.take("k", 2, 10.0, 1000.0) is False
     assert store.take("never", 1, None, 0.0) is True
     assert store.take("never", 1, None, 1e9) is False  # no period: never refilled
+    # A clock that reads earlier refills nothing, then or later.
+    assert store.take("skew", 1, 10.0, 100.0) is True
+    assert store.take("skew", 1, 10.0, 50.0) is False
+    assert store.take("skew", 1, 10.0, 100.0) is False
+    assert store.take("skew", 1, 10.0, 110.5) is True
     assert refill(0.0, 0.0, 4, 8.0, 2.0) == (0.0, True)
     assert refill(0.5, 0.0, 4, 8.0, 0.0) == (0.5, False)
     assert refill(4.0, 0.0, 4, 8.0, 100.0) == (3.0, True)
