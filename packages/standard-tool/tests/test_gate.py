@@ -485,12 +485,14 @@ def test_reconcile_that_finds_the_effect_answers_without_running(
         asked.append(request)
         return found
 
-    guarded = _timed_out(kit, release, reconcile=reconcile, asked=asked)
+    events: list[AuditEvent] = []
+    guarded = _timed_out(kit, release, reconcile=reconcile, asked=asked, audit=[events.append])
     assert invoke(mode, guarded, ARGS, ctx("r-slow")) == found
     assert len(asked) == 1 and asked[0].request_id == "r-slow" and len(kit.runs) == 1
     # It is the receipt now: asked no more.
     assert invoke(mode, guarded, ARGS, ctx("r-slow")) == found
     assert len(asked) == 1
+    assert [e.outcome for e in events] == ["timeout", "reconciled", "replayed"]
 
 
 def test_reconcile_that_finds_nothing_runs_the_call_once_more(
