@@ -291,6 +291,7 @@ ERRORS = [
     exceptions.ToolExecutionError("t", "ValueError: boom"),
     exceptions.ServerError("tools/list", "no answer"),
     exceptions.ToolTimeoutError("t", 1.5),
+    exceptions.ToolRefusedError("t", "held_for_review", "Wait.", "r-1", {"id": "r-1"}),
     exceptions.NotJsonError([Issue("not a number", ("a",))]),
     exceptions.SchemaNotExpressibleError("openapi-3.0", "prefixItems", "/a", "one items"),
     exceptions.SchemaNotExpressibleError("gemini", "$ref", "/a", "recursive", tool="t"),

@@ -545,3 +545,19 @@ def test_a_refusal_keeps_its_request_id_and_loses_other_context_values() -> None
         "message": f"no for {MARKER}",
         "request_id": "order-0042",
     }
+
+
+def test_a_refusal_keeps_its_code_and_the_callers_request_id() -> None:
+    from standard_tool.exceptions import ToolRefusedError
+    from standard_tool.run._redact import redact_error
+
+    context = {"request_id": "req-000123", "mode": "denied", "token": "sk-redact-me-42"}
+    error = ToolRefusedError("t", "denied", "No: sk-redact-me-42.", "req-000123")
+    redacted = redact_error(error, context, "t")
+    assert isinstance(redacted, ToolRefusedError)
+    assert redacted.payload == {
+        "code": "denied",
+        "retryable": False,
+        "message": "No: [context value].",
+        "request_id": "req-000123",
+    }

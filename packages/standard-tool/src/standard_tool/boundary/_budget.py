@@ -17,8 +17,8 @@ class Budget:
     """At most ``limit`` calls per ``per`` seconds (a token bucket, refilled evenly), or in all
     when ``per`` is ``None``, counted separately for each tool, actor or tenant (``key``).
 
-    ``tools`` limits the budget to those tool names (default: every tool the gate guards).
-    A call with no actor (or tenant) counts under the empty name.
+    ``tools`` limits the budget to those tool names (default: every tool the gate guards); it
+    is kept as a frozenset. A call with no actor (or tenant) counts under the empty name.
     """
 
     limit: int
@@ -29,10 +29,17 @@ class Budget:
     def __post_init__(self) -> None:
         if type(self.limit) is not int or self.limit < 0:
             raise UsageError(f"a budget's limit is a whole number of calls, not {self.limit!r}")
-        if self.per is not None and not (isinstance(self.per, (int, float)) and self.per > 0):
+        if self.per is not None and not (
+            type(self.per) in (int, float) and self.per > 0 and self.per != float("inf")
+        ):
             raise UsageError(f"a budget's period is a number of seconds, not {self.per!r}")
         if self.key not in ("tool", "actor", "tenant"):
             raise UsageError(f"a budget counts per 'tool', 'actor' or 'tenant', not {self.key!r}")
+        if self.tools is not None:
+            # A string is a collection of letters: "transfer" would match "trans" and "t".
+            if isinstance(self.tools, str) or not all(isinstance(t, str) for t in self.tools):
+                raise UsageError("a budget's tools are a collection of tool names, not a string")
+            object.__setattr__(self, "tools", frozenset(self.tools))
 
     def applies(self, request: CallRequest) -> bool:
         return self.tools is None or request.tool in self.tools

@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 from .._protocols import StandardTool
 from .._text import clip
 from ..exceptions import (
+    REFUSAL_CODES,
     StandardToolError,
     ToolRefusedError,
     ToolTimeoutError,
@@ -39,6 +40,7 @@ from ..run._call import acall, call
 from ..run._redact import secrets_of
 from ..run._waiting import run_sync
 from ..schema._canonical import digest
+from ..schema._json import json_issues
 from ..tools._json_schemas import input_json_schema
 from ..tools._wrapper import WrapperTool
 from ._budget import Budget
@@ -52,6 +54,7 @@ log = logging.getLogger("standard_tool.boundary")
 _UNKNOWN = "Unknown tool: {name!r}."
 """What a hidden tool reads as: the words every unknown tool gets."""
 _DENIED = "This call is not allowed."
+_RUNNING = "This call is still running; its outcome is not known yet."
 _SUMMARY = 500
 """Characters of a held call's arguments shown to the person asked to approve it."""
 _LEASE = 300.0
@@ -130,10 +133,15 @@ class Gate:
       run again), else ``None`` (it runs).
 
     ``store`` keeps receipts, approvals, budgets and the kill switch (default: a
-    :class:`MemoryStore`); ``budgets`` are :class:`Budget` limits; ``audit`` are sinks, each
-    called with one :class:`AuditEvent` per call. A step that raises fails closed: the call is
+    :class:`MemoryStore`); ``budgets`` are :class:`Budget` limits; ``audit`` are sinks (sync
+    or async), each called with one :class:`AuditEvent` per call; a sink that fails is logged
+    and changes nothing. A step that raises, or answers something else than it should (a
+    Decision or a bool; a bool for ``visible`` and ``approvals``), fails closed: the call is
     refused (``denied``; ``not_found`` for ``visible``), and the reason is logged for the
     developer on the ``standard_tool.boundary`` logger, not shown to the model.
+
+    A request id names one call (its tool, arguments and actor): reused for another call it is
+    refused (``denied``); while its call runs, it is refused as ``unknown_outcome``.
 
     The caller's identity comes in the call's context: ``context["actor"]``,
     ``context["tenant"]``, and ``context["request_id"]`` when the caller has one (else one is
@@ -173,12 +181,18 @@ class Gate:
         return [GuardedTool(tool, self) for tool in adopt_each(tools)]
 
     def visible(self, tools: Any, context: Any = None) -> list[StandardTool]:
-        """The tools of ``tools`` this caller sees (the rule that also refuses their calls)."""
+        """The tools of ``tools`` this caller sees (the rule that also refuses their calls);
+        ``tools`` may be guarded already: the rule is then given the tool it guards, as in a
+        call."""
         return [tool for tool in adopt_each(tools) if self._sees(tool, context)]
 
     def approve(self, request_id: str, *, approver: str, expires_in: float | None = None) -> None:
         """Approve the held call ``request_id``: the same call, made again with that request id
         and the same arguments, runs once (before ``expires_in`` seconds, when given)."""
+        if expires_in is not None and (
+            type(expires_in) not in (int, float) or not 0 < expires_in < float("inf")
+        ):
+            raise UsageError(f"expires_in is a positive number of seconds, not {expires_in!r}")
         approval = self._pending(request_id)
         approval.status = "approved"
         approval.approver = approver
@@ -219,7 +233,7 @@ class Gate:
         if self.visibility is None:
             return True
         try:
-            seen = self.visibility(tool, context)
+            seen = self.visibility(tool.wrapped if isinstance(tool, GuardedTool) else tool, context)
             if inspect.isawaitable(seen):
                 seen = run_sync(seen)
         except Exception:
@@ -272,6 +286,7 @@ class Gate:
         name = tool.name
         request_id, context = _with_request_id(context)
         trace = _Trace()
+        closing = False
         try:
             result = yield from self._steps(tool, name, input, context, request_id, trace)
             return result
@@ -281,8 +296,13 @@ class Gate:
         except _Closed:
             trace.code = "denied"
             raise ToolRefusedError(name, "denied", _DENIED, request_id) from None
+        except GeneratorExit:  # closed mid-call: the event is still written, nothing awaited
+            closing = True
+            raise
         finally:
-            self._record(tool, name, context, request_id, trace, started, clock)
+            if self.audit:
+                event = self._event(tool, name, context, request_id, trace, started, clock)
+                yield from self._write(event, closing)
 
     def _steps(
         self, tool: GuardedTool, name: str, input: Any, context: Any, request_id: str, trace: _Trace
@@ -300,13 +320,14 @@ class Gate:
             if seen is not True:
                 refuse("not_found", _UNKNOWN.format(name=name))
 
-        # Valid arguments.
+        # Valid arguments: JSON data (what a model sends, and what a digest is taken of) that
+        # the input schema accepts.
+        issues = json_issues(input)
         schema = tool._schema("input")
-        if schema is not None:
-            checked = schema.validate(input)
-            if checked.issues is not None:
-                invalid = ToolValidationError(name, "input", checked.issues)
-                refuse("invalid_arguments", str(invalid))
+        if issues is None and schema is not None:
+            issues = schema.validate(input).issues
+        if issues is not None:
+            refuse("invalid_arguments", str(ToolValidationError(name, "input", issues)))
 
         if self._safely(self.store.is_disabled, name):
             refuse("disabled", "This tool is switched off.")
@@ -333,27 +354,31 @@ class Gate:
             except Exception:
                 log.warning("a step of the gate raised for tool %r: denied", name, exc_info=True)
                 decision = Decision.deny("denied", _DENIED)
-            if decision.verdict == "deny":
-                refuse(decision.code or default, decision.message or _DENIED)
-            if decision.verdict == "hold" and held is None:
-                held = decision
+            if decision.verdict == "hold":
+                held = held or decision
+            elif decision.verdict != "allow":  # deny, or anything else: closed
+                code = decision.code if decision.code in REFUSAL_CODES else default
+                refuse(code, decision.message or _DENIED)
 
         # A request id that already ran answers with its receipt: no second approval or budget.
         done = self._safely(self.store.receipt, request_id)
-        if done is not None and done.state in ("succeeded", "failed"):
-            return _replay(done, request, trace, refuse)
+        if done is not None:
+            _same_call(done, request, refuse)
+            if done.state in ("succeeded", "failed"):
+                return _replay(done, request, trace, refuse)
+            if _running(done, time.time()):
+                refuse("unknown_outcome", _RUNNING)
 
         # Approval.
         wanted = held is not None
         if not wanted and self.approvals is not None:
             try:
-                wanted = (yield self.approvals(request)) is True
+                wanted = _bool((yield self.approvals(request)), "approvals")
             except Exception:
-                log.warning("approvals() raised for tool %r: denied", name, exc_info=True)
+                log.warning("approvals() failed for tool %r: denied", name, exc_info=True)
                 refuse("denied", _DENIED)
         if wanted:
-            approval = self._approval(request, held, refuse)
-            trace.approval = approval
+            trace.approval = self._approval(request, held, trace, refuse)
 
         # Budgets.
         now = time.time()
@@ -374,12 +399,21 @@ class Gate:
         return result
 
     def _approval(
-        self, request: CallRequest, held: Decision | None, refuse: Callable[..., NoReturn]
+        self,
+        request: CallRequest,
+        held: Decision | None,
+        trace: _Trace,
+        refuse: Callable[..., NoReturn],
     ) -> Approval:
-        """The approval this call may run under; else the call is held, or refused."""
+        """The approval this call may run under; else the call is held, or refused.
+
+        An approval request is bound to its call: another call under the same request id is
+        refused, so that what a person approves is always what they were shown."""
         approval: Approval | None = self._safely(self.store.approval, request.request_id)
         now = time.time()
-        if approval is not None and approval.digest == request.digest:
+        if approval is not None:
+            _same_call(approval, request, refuse)
+            trace.approval = approval
             if approval.status == "rejected":
                 refuse("denied", "A person rejected this call.")
             if approval.status == "approved" and (
@@ -388,7 +422,7 @@ class Gate:
                 return approval
             if approval.status == "pending":
                 refuse(*_held(held), approval.request())
-        # None yet, another call's arguments, expired or used: a new request to a person.
+        # None yet, expired or used: a new request to a person.
         fresh = Approval(
             request_id=request.request_id,
             tool=request.tool,
@@ -399,6 +433,7 @@ class Gate:
             created=now,
         )
         self._safely(self.store.save_approval, fresh)
+        trace.approval = fresh
         refuse(*_held(held), fresh.request())
 
     def _once(
@@ -419,12 +454,11 @@ class Gate:
         )
         held = self._safely(self.store.claim, claim)
         if held is not None:
+            _same_call(held, request, refuse)
             if held.state in ("succeeded", "failed"):
                 return _replay(held, request, trace, refuse)
-            if held.state == "running" and held.lease_until > now:
-                refuse(
-                    "unknown_outcome", "This call is still running; its outcome is not known yet."
-                )
+            if _running(held, now):
+                refuse("unknown_outcome", _RUNNING)
             # Its outcome is unknown: read the effect back before running anything again.
             if self.reconcile is None:
                 trace.outcome = "unknown_outcome"
@@ -438,13 +472,11 @@ class Gate:
             if found is not None:
                 done = Receipt(**{**vars(held), "state": "succeeded", "result": found})
                 done.finished = time.time()
-                self._safely(self.store.save, done)
+                self._keep(done)
                 trace.outcome = "reconciled"
                 return found
             if not self._safely(self.store.replace, held, claim):  # another process took it
-                refuse(
-                    "unknown_outcome", "This call is still running; its outcome is not known yet."
-                )
+                refuse("unknown_outcome", _RUNNING)
 
         effects: list[str] = []
         trace.effects = effects
@@ -454,24 +486,36 @@ class Gate:
         except ToolTimeoutError:
             claim.state, claim.finished = "unknown_outcome", time.time()
             claim.code, claim.message = "timeout", "The tool did not finish in time."
-            self._safely(self.store.save, claim)
+            self._keep(claim)
             trace.outcome = "timeout"
             refuse("timeout", "The tool did not finish in time; its outcome is not known.")
         except ToolRefusedError:
-            self._safely(self.store.save, _failed(claim, "failed", "The tool refused the call."))
+            self._keep(_failed(claim, "failed", "The tool refused the call."))
             raise
         except StandardToolError as error:
             message = _message(error)
-            self._safely(self.store.save, _failed(claim, "failed", message))
+            self._keep(_failed(claim, "failed", message))
             trace.outcome = "failed"
             refuse("failed", message)
         finally:
             _effects.reset(token)
         claim.state, claim.result, claim.finished = "succeeded", result, time.time()
         claim.effect_id = effects[-1] if effects else None
-        self._safely(self.store.save, claim)
+        self._keep(claim)
         trace.outcome = "succeeded"
         return result
+
+    def _keep(self, receipt: Receipt) -> None:
+        """Record a call's outcome. The call has run: a store that fails now changes nothing
+        of its answer (the request id stays claimed, and reads as running, then unknown)."""
+        try:
+            self.store.save(receipt)
+        except Exception:
+            log.error(
+                "the gate's store could not keep the outcome of request %r",
+                receipt.request_id,
+                exc_info=True,
+            )
 
     def _safely(self, operation: Callable[..., Any], *args: Any) -> Any:
         """A store operation; a store that fails refuses the call (closed, never open)."""
@@ -481,7 +525,21 @@ class Gate:
             log.warning("the gate's store failed in %s", operation.__name__, exc_info=True)
             raise _Closed from None
 
-    def _record(
+    def _write(self, event: AuditEvent, closing: bool) -> Generator[Any, Any, None]:
+        """Give ``event`` to every audit sink; an async sink's coroutine goes to the driver to
+        await. A sink that fails is logged, and the call's outcome stays as it is."""
+        for sink in self.audit:
+            try:
+                written = sink(event)
+                if inspect.isawaitable(written):
+                    if closing:  # the call was abandoned: nothing can be awaited any more
+                        getattr(written, "close", lambda: None)()
+                        raise UsageError("an async audit sink cannot be awaited here")
+                    yield written
+            except Exception:
+                log.error("an audit sink failed for request %r", event.request_id, exc_info=True)
+
+    def _event(
         self,
         tool: GuardedTool,
         name: str,
@@ -490,12 +548,10 @@ class Gate:
         trace: _Trace,
         started: float,
         clock: float,
-    ) -> None:
-        if not self.audit:
-            return
+    ) -> AuditEvent:
         request = trace.request
         approval = trace.approval
-        event = AuditEvent(
+        return AuditEvent(
             request_id=request_id,
             tool=name,
             schema_digest=request.schema_digest if request else _schema_digest(tool),
@@ -510,11 +566,6 @@ class Gate:
             duration=time.perf_counter() - clock,
             time=started + (time.perf_counter() - clock),
         )
-        for sink in self.audit:
-            try:
-                sink(event)
-            except Exception:
-                log.error("an audit sink failed for request %r", request_id, exc_info=True)
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -560,6 +611,12 @@ def _decision(answer: Any, default: str) -> Decision:
     raise UsageError(f"a step answers a Decision or a bool, not {type(answer).__name__}")
 
 
+def _bool(answer: Any, step: str) -> bool:
+    if answer is True or answer is False:
+        return answer
+    raise UsageError(f"{step}() answers a bool, not {type(answer).__name__}")
+
+
 def _held(decision: Decision | None) -> tuple[str, str]:
     if decision is None:
         return "held_for_review", "This call waits for a person's review."
@@ -583,15 +640,27 @@ def _message(error: StandardToolError) -> str:
 def _replay(
     receipt: Receipt, request: CallRequest, trace: _Trace, refuse: Callable[..., NoReturn]
 ) -> Any:
-    """What a request id that already ran answers: its result, or its refusal, again; a
-    request id reused for other arguments is refused."""
-    if receipt.digest != request.digest:
-        refuse("denied", "This request id belongs to another call.")
+    """What a request id that already ran answers: its result, or its refusal, again."""
+    _same_call(receipt, request, refuse)
     trace.outcome = "replayed"
     trace.effects = [receipt.effect_id] if receipt.effect_id else []
     if receipt.state == "failed":
         refuse(receipt.code or "failed", receipt.message or "The tool failed.")
     return receipt.result
+
+
+def _same_call(
+    held: Receipt | Approval, request: CallRequest, refuse: Callable[..., NoReturn]
+) -> None:
+    """A request id reused for another call (other arguments, tool or actor) is refused,
+    whatever became of the call it was first used for."""
+    if held.digest != request.digest:
+        refuse("denied", "This request id belongs to another call.")
+
+
+def _running(receipt: Receipt, now: float) -> bool:
+    """Whether a claimed call may still be running (its lease has not run out)."""
+    return receipt.state == "running" and receipt.lease_until > now
 
 
 def _failed(claim: Receipt, code: str, message: str) -> Receipt:

@@ -69,7 +69,8 @@ def refill(
     """A token bucket at ``now``: the tokens left after taking one, and whether one was there.
 
     ``tokens`` and ``updated`` are the bucket's state when it was last touched (a new bucket
-    is full: ``tokens == limit``).
+    is full: ``tokens == limit``). A store keeps ``max(updated, now)`` as the new ``updated``:
+    a clock that reads earlier (another machine's, say) must not refill the time twice.
     """
     if per is not None and per > 0 and now > updated:
         tokens = min(float(limit), tokens + (now - updated) * limit / per)
@@ -139,7 +140,7 @@ class MemoryStore:
         with self._lock:
             tokens, updated = self._buckets.get(key, (float(limit), now))
             tokens, taken = refill(tokens, updated, limit, per, now)
-            self._buckets[key] = (tokens, now)
+            self._buckets[key] = (tokens, max(updated, now))
             return taken
 
     def set_disabled(self, tool: str, disabled: bool) -> None:

@@ -24,6 +24,8 @@ class Decision:
     message: str = ""
 
     def __post_init__(self) -> None:
+        if self.verdict not in ("allow", "deny", "hold"):
+            raise UsageError(f"a decision is 'allow', 'deny' or 'hold', not {self.verdict!r}")
         if self.verdict != "allow" and self.code not in REFUSAL_CODES:
             raise UsageError(
                 f"a decision's code is one of {list(REFUSAL_CODES)}, not {self.code!r}"

@@ -34,7 +34,13 @@ from itertools import islice
 from types import MemberDescriptorType, SimpleNamespace
 from typing import Any
 
-from ..exceptions import Issue, StandardToolError, ToolExecutionError, ToolTimeoutError
+from ..exceptions import (
+    Issue,
+    StandardToolError,
+    ToolExecutionError,
+    ToolRefusedError,
+    ToolTimeoutError,
+)
 
 __all__ = ["MARKER", "Secrets", "redact_error", "secrets_of"]
 
@@ -251,17 +257,21 @@ def redact_error(error: StandardToolError, context: Any, tool: str) -> StandardT
 
 def _names(error: StandardToolError, tool: str) -> tuple[str, ...]:
     """What is never redacted: the tool's name, the error's own tool name, its type's name,
-    and its request id (a refusal's ``request_id``: the caller's own name for the call, which
-    the refusal's line gives back by design)."""
+    and a refusal's code and request id (the caller's own id, quoted back so that it can
+    retry the same call)."""
     names = [tool, type(error).__name__]
-    for attribute in ("tool", "request_id"):
-        try:
-            own = object.__getattribute__(error, attribute)
-        except Exception:
-            own = None
-        if isinstance(own, str) and own and own not in names:
-            names.append(own)
+    own = [_own(error, "tool")]
+    if isinstance(error, ToolRefusedError):
+        own += [_own(error, "code"), _own(error, "request_id")]
+    names += [name for name in own if isinstance(name, str) and name and name not in names]
     return tuple(names)
+
+
+def _own(error: StandardToolError, name: str) -> Any:
+    try:
+        return object.__getattribute__(error, name)
+    except Exception:
+        return None
 
 
 def _copy(
