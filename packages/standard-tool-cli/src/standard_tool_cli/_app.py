@@ -1,4 +1,5 @@
-"""The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``."""
+"""The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``,
+and a gate's ``pending``, ``approve`` and ``reject``."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
 from ._render import arguments_summary, check_report, console, print_json, summary
-from ._sources import FORMS, ServerLog, find_tool, open_source
+from ._sources import FORMS, GATE_FORMS, ServerLog, find_tool, load_gate, open_source
 
 __all__ = ["cli", "main"]
 
@@ -77,6 +78,7 @@ _DOCUMENT = _Document()
 PROG = "standard-tool"
 SOURCE_HELP = f"""SOURCE is {FORMS}: a standard tool, a list of tools, a framework's tool, toolkit or
 toolset (anything an installed adapter adopts), or the tools of an MCP server."""
+GATE_HELP = f"""--gate is {GATE_FORMS}, naming a standard_tool.boundary.Gate."""
 
 
 def _debug(command: F) -> F:
@@ -115,6 +117,23 @@ def _timeout(command: F) -> F:
         show_default=True,
         help="Seconds a tool call (and an MCP server's answer) may take.",
     )(command)
+
+
+def _gate(required: bool = False) -> Callable[[F], F]:
+    def option(command: F) -> F:
+        return click.option(
+            "--gate",
+            "gate_spec",
+            metavar="MODULE:ATTR",
+            required=required,
+            help="A standard_tool.boundary.Gate (package.module:attribute or "
+            "path/to/file.py:attribute)"
+            + (
+                ": the one whose store keeps the call." if required else " every call goes through."
+            ),
+        )(command)
+
+    return option
 
 
 def _server(command: F) -> F:
@@ -391,7 +410,9 @@ Examples:
   standard-tool call examples/weather.py:TOOLS multiply --input '{"a": 6, "b": 7}' --via langchain
   standard-tool call examples/weather.py:TOOLS wait_and_echo --input @args.json --json
   echo '{"timezone": "Europe/Paris"}' | \\
-    standard-tool call 'mcp+stdio:uvx mcp-server-time' get_current_time --input -"""
+    standard-tool call 'mcp+stdio:uvx mcp-server-time' get_current_time --input -
+  standard-tool call my_tools.py:TOOLS send --input '{"to": "ada"}' --gate my_gate.py:GATE \\
+    --actor alice --request-id order-42"""
 )
 @click.argument("source")
 @click.argument("tool")
@@ -404,6 +425,13 @@ Examples:
 )
 @click.option("--via", help="Run the call through this target's own runtime (e.g. langchain).")
 @click.option("--context", "context_text", help="The per-call context, as JSON.")
+@_gate()
+@click.option("--actor", help='Who makes the call: the context\'s "actor".')
+@click.option("--tenant", help='For whom the call is made: the context\'s "tenant".')
+@click.option(
+    "--request-id",
+    help="The call's request id, the context's \"request_id\" (a gate runs a request id once).",
+)
 @_json
 @_server
 @_timeout
@@ -414,6 +442,10 @@ def call(
     input_text: str,
     via: str | None,
     context_text: str | None,
+    gate_spec: str | None,
+    actor: str | None,
+    tenant: str | None,
+    request_id: str | None,
     as_json: bool,
     timeout: float,
 ) -> None:
@@ -425,11 +457,19 @@ def call(
     client; `pydantic-ai` and `llama-index`: an agent run with a scripted model; `openai`,
     `anthropic`, `gemini` and `hf`: a model's call in the provider's envelope, answered by
     `run_tool_calls`), and what the model would get back is printed.
+
+    With `--gate`, the call goes through that gate (`gate.guard`): a refused call prints its
+    refusal, one line of JSON, and fails. `--actor`, `--tenant` and `--request-id` set those
+    keys of the context, where a gate reads who calls, for whom, and under which request id.
     """
     arguments = _json_value(input_text, "--input")
     context = None if context_text is None else _json_value(context_text, "--context")
+    context = _with_identity(context, {"actor": actor, "tenant": tenant, "request_id": request_id})
+    gate = None if gate_spec is None else load_gate(gate_spec)
     with ExitStack() as stack:
         found = find_tool(_open_source(source, stack, timeout), tool, source)
+        if gate is not None:
+            found = gate.guard(found)
         value, error = _run(found, arguments, context, via, timeout)
     if as_json:
         _DOCUMENT.print(
@@ -441,6 +481,28 @@ def call(
         if not as_json:
             click.echo(f"{PROG} call: {error}", err=True)
         sys.exit(FAILED)
+
+
+def _with_identity(context: Any, identity: dict[str, str | None]) -> Any:
+    """The context with the keys that ``--actor``, ``--tenant`` and ``--request-id`` set."""
+    given = {key: value for key, value in identity.items() if value is not None}
+    if not given:
+        return context
+    if context is None:
+        return given
+    options = ", ".join(f"--{key.replace('_', '-')}" for key in given)
+    if not isinstance(context, dict):
+        raise CommandError(
+            f"{options} {'sets a key' if len(given) == 1 else 'set keys'} of the context, "
+            "and --context is not a JSON object; "
+            'give an object, e.g. --context \'{"user": "ada"}\''
+        )
+    for key, value in given.items():
+        if key in context and context[key] != value:
+            raise CommandError(
+                f"--{key.replace('_', '-')} and --context's {key!r} differ; give it once"
+            )
+    return {**context, **given}
 
 
 _OBJECT = st.JsonSchema({"type": "object"})
@@ -492,6 +554,7 @@ Examples:
   standard-tool serve examples/weather.py:TOOLS
   standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
   standard-tool serve 'mcp+stdio:uvx mcp-server-time' --transport streamable-http --port 0
+  standard-tool serve my_tools.py:TOOLS --gate my_gate.py:GATE
 
 An MCP client configuration runs it over stdio, e.g.
   {"command": "uv", "args": ["run", "standard-tool", "serve", "my_tools.py:TOOLS"]}"""
@@ -512,13 +575,24 @@ An MCP client configuration runs it over stdio, e.g.
     help="streamable-http only; 0 takes a free port.",
 )
 @click.option("--name", default="standard-tool", show_default=True, help="The server's name.")
+@_gate()
 @_server
 @_timeout
 @_debug
-def serve(source: str, transport: str, host: str, port: int, name: str, timeout: float) -> None:
+def serve(
+    source: str,
+    transport: str,
+    host: str,
+    port: int,
+    name: str,
+    gate_spec: str | None,
+    timeout: float,
+) -> None:
     """Serve the tools of SOURCE over MCP until stopped (Ctrl-C).
 
     One line on stderr says what is served and where; over stdio, stdout is the MCP channel.
+    With `--gate`, every call goes through that gate (`gate.guard`): a refused call answers
+    the client with an error whose text is the refusal, one line of JSON.
     """
     try:
         from standard_tool_mcp import serve as serve_mcp
@@ -526,8 +600,11 @@ def serve(source: str, transport: str, host: str, port: int, name: str, timeout:
         raise CommandError(
             "serve needs the MCP adapter; install it: pip install standard-tool-mcp"
         ) from None
+    gate = None if gate_spec is None else load_gate(gate_spec)
     with ExitStack() as stack:
         tools = _open_source(source, stack, timeout)
+        if gate is not None:
+            tools = gate.guard(tools)
         try:
             serve_mcp(tools, transport, host, port, name=name)  # type: ignore[arg-type]
         except KeyboardInterrupt:
@@ -635,6 +712,8 @@ check.help = inspect.cleandoc(check.help or "").replace(
 )
 for _command in (list_, show, call, serve, check):
     _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
+for _command in (call, serve):
+    _command.help = f"{_command.help}\n\n{GATE_HELP}"
 
 
 def _show_warning(
