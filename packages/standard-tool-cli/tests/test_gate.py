@@ -230,3 +230,138 @@ def test_a_gate_names_its_gates_when_the_attribute_is_missing(run: Run, gated: P
     source = str(gated / "gated.py")
     out = run("call", f"{source}:TOOLS", "send", "--gate", f"{source}:NOPE")
     assert "its gates: CALLED, HELD, SERVED" in out.stderr
+
+
+def refusal(stderr: str) -> dict[str, Any]:
+    """The refusal a failed ``call`` printed: its one line on stderr, after the prefix."""
+    (line,) = stderr.splitlines()
+    prefix = "standard-tool call: "
+    assert line.startswith(prefix), line
+    loaded: dict[str, Any] = json.loads(line.removeprefix(prefix))
+    return loaded
+
+
+def test_a_held_call_runs_once_once_another_process_approves_it(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}', *gate]
+    call += ["--actor", "alice", "--request-id", "order-42"]
+    for _ in range(2):  # held, and held again until a person decides
+        held = run(*call)
+        assert held.returncode == 1 and held.stdout == "", held.stderr
+        assert refusal(held.stderr) == {
+            "code": "held_for_review",
+            "retryable": False,
+            "message": "This call waits for a person's review.",
+            "request_id": "order-42",
+        }
+    shown = run("pending", "order-42", *gate)
+    assert shown.returncode == 0, shown.stderr
+    request = json.loads(shown.stdout)
+    assert request["id"] == "order-42" and request["tool"] == "send"
+    assert request["digest"].startswith("sha256:") and request["summary"] == '{"to": "ada"}'
+    assert effects(gated) == []
+
+    approved = run("approve", "order-42", *gate, "--approver", "bob")
+    assert approved.returncode == 0, approved.stderr
+    assert approved.stdout == 'approved \'order-42\': send {"to": "ada"}\n'
+    for decided in (
+        run("approve", "order-42", *gate, "--approver", "bob"),
+        run("reject", "order-42", *gate, "--approver", "carol"),
+        run("pending", "order-42", *gate),
+    ):
+        assert decided.returncode == 2 and decided.stdout == ""
+        assert "request id 'order-42' is already approved by bob" in decided.stderr
+
+    done = run(*call)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == "sent to ada"
+    assert effects(gated) == ["ada"]
+    again = run(*call)  # the same request id answers with its receipt: not sent twice
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == done.stdout
+    assert effects(gated) == ["ada"]
+
+
+def test_a_rejected_call_is_denied(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "eve"}', *gate]
+    call += ["--request-id", "r-2"]
+    assert refusal(run(*call).stderr)["code"] == "held_for_review"
+    rejected = run("reject", "r-2", *gate, "--approver", "bob", "--reason", "wrong account")
+    assert rejected.returncode == 0, rejected.stderr
+    assert rejected.stdout == 'rejected \'r-2\': send {"to": "eve"}\n'
+    denied = run(*call)
+    assert denied.returncode == 1
+    assert refusal(denied.stderr) == {
+        "code": "denied",
+        "retryable": False,
+        "message": "A person rejected this call.",
+        "request_id": "r-2",
+    }
+    again = run("approve", "r-2", *gate, "--approver", "carol")
+    assert again.returncode == 2 and "is already rejected by bob" in again.stderr
+    assert effects(gated) == []
+
+
+def test_an_approval_past_its_time_holds_the_call_again(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}', *gate]
+    call += ["--request-id", "r-3"]
+    assert refusal(run(*call).stderr)["code"] == "held_for_review"
+    approved = run("approve", "r-3", *gate, "--approver", "bob", "--expires-in", "0.001")
+    assert approved.returncode == 0, approved.stderr
+    assert refusal(run(*call).stderr)["code"] == "held_for_review"  # a process starts slower
+    assert json.loads(run("pending", "r-3", *gate).stdout)["id"] == "r-3"
+    assert effects(gated) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (
+            ["approve", "nope", "--gate", "{source}:HELD", "--approver", "bob"],
+            "no call waits for approval under request id 'nope' in the store of --gate",
+        ),
+        (
+            ["reject", "nope", "--gate", "{source}:HELD", "--approver", "bob"],
+            "no call waits for approval under request id 'nope'",
+        ),
+        (
+            ["pending", "nope", "--gate", "{source}:HELD"],
+            "no call waits for approval under request id 'nope'",
+        ),
+        (
+            ["approve", "nope", "--gate", "{source}:CALLED", "--approver", "bob"],
+            "the gate keeps its approvals in a MemoryStore, which lives in one process",
+        ),
+        (
+            ["approve", "nope", "--gate", "{source}:TOOLS", "--approver", "bob"],
+            "is a builtins.list, not a standard_tool.boundary.Gate",
+        ),
+        (["approve", "nope", "--gate", "{source}:HELD"], "Missing option '--approver'"),
+        (["approve", "nope", "--approver", "bob"], "Missing option '--gate'"),
+        (
+            [
+                "approve",
+                "nope",
+                "--gate",
+                "{source}:HELD",
+                "--approver",
+                "bob",
+                "--expires-in",
+                "0",
+            ],
+            "Invalid value for '--expires-in'",
+        ),
+    ],
+)
+def test_deciding_what_does_not_wait_is_a_usage_error(
+    run: Run, gated: Path, args: list[str], says: str
+) -> None:
+    out = run(*(arg.replace("{source}", str(gated / "gated.py")) for arg in args))
+    assert out.returncode == 2 and out.stdout == "", out.stderr
+    (line,) = out.stderr.splitlines()
+    assert line.startswith(f"standard-tool {args[0]}") and says in line, line

@@ -18,6 +18,7 @@ import click
 
 import standard_tool as st
 from standard_tool.adapters import LARGE_NUMBER, Adapter
+from standard_tool.boundary import Approval, Gate, MemoryStore
 from standard_tool.checks import (
     CHECKS,
     DESCRIPTIONS,
@@ -199,6 +200,7 @@ Examples:
   standard-tool check examples/weather.py:TOOLS
   standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
   standard-tool list 'mcp+stdio:uvx mcp-server-time'
+  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
 
 Exit status: 0 on success, 1 when a tool or a check fails, 2 on a usage error.""",
 )
@@ -613,6 +615,91 @@ def serve(
             raise CommandError(f"cannot serve SOURCE {source!r}: {one_line(str(error))}") from error
 
 
+_DECISION = """The gate's store must be one that the process which made the call shares (a
+file or a database, not a MemoryStore)."""
+
+
+def _waiting(gate: Gate, gate_spec: str, request_id: str) -> Approval:
+    """The approval request a held call left under ``request_id``, still to be decided."""
+    approval = gate.store.approval(request_id)
+    if approval is None:
+        where = (
+            "; the gate keeps its approvals in a MemoryStore, which lives in one process: give "
+            "it a store that processes share"
+            if isinstance(gate.store, MemoryStore)
+            else ""
+        )
+        raise CommandError(
+            f"no call waits for approval under request id {request_id!r} in the store of "
+            f"--gate {gate_spec!r}{where}"
+        )
+    if approval.status != "pending":
+        by = f" by {approval.approver}" if approval.approver else ""
+        raise CommandError(
+            f"the call under request id {request_id!r} is already {approval.status}{by}; "
+            "a call waiting for approval is decided once"
+        )
+    return approval
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool pending order-42 --gate my_gate.py:GATE"""
+)
+@click.argument("request_id")
+@_gate(required=True)
+@_debug
+def pending(request_id: str, gate_spec: str) -> None:
+    """The call waiting for approval under REQUEST_ID, as JSON: its id, tool, digest (what an
+    approval is bound to) and summary (its arguments, clipped)."""
+    gate = load_gate(gate_spec)
+    _DOCUMENT.print(_waiting(gate, gate_spec, request_id).request())
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
+  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob --expires-in 600"""
+)
+@click.argument("request_id")
+@_gate(required=True)
+@click.option("--approver", required=True, help="Who approves (kept with the approval).")
+@click.option(
+    "--expires-in",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Seconds the approval holds (default: until the call is made).",
+)
+@_debug
+def approve(request_id: str, gate_spec: str, approver: str, expires_in: float | None) -> None:
+    """Approve the call waiting under REQUEST_ID: made again with that request id, the same
+    arguments and the same actor, it runs once."""
+    gate = load_gate(gate_spec)
+    approval = _waiting(gate, gate_spec, request_id)
+    gate.approve(request_id, approver=approver, expires_in=expires_in)
+    click.echo(f"approved {request_id!r}: {approval.tool} {approval.summary}")
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool reject order-42 --gate my_gate.py:GATE --approver bob --reason 'wrong account'"""
+)
+@click.argument("request_id")
+@_gate(required=True)
+@click.option("--approver", required=True, help="Who rejects (kept with the decision).")
+@click.option("--reason", default="", help="Why, kept with the decision (not shown to a model).")
+@_debug
+def reject(request_id: str, gate_spec: str, approver: str, reason: str) -> None:
+    """Reject the call waiting under REQUEST_ID: made again, it is refused (`denied`)."""
+    gate = load_gate(gate_spec)
+    approval = _waiting(gate, gate_spec, request_id)
+    gate.reject(request_id, approver=approver, reason=reason)
+    click.echo(f"rejected {request_id!r}: {approval.tool} {approval.summary}")
+
+
 @cli.command(
     epilog="""\b
 Examples:
@@ -714,6 +801,8 @@ for _command in (list_, show, call, serve, check):
     _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
 for _command in (call, serve):
     _command.help = f"{_command.help}\n\n{GATE_HELP}"
+for _command in (pending, approve, reject):
+    _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{GATE_HELP} {_DECISION}"
 
 
 def _show_warning(
