@@ -365,3 +365,30 @@ def test_deciding_what_does_not_wait_is_a_usage_error(
     assert out.returncode == 2 and out.stdout == "", out.stderr
     (line,) = out.stderr.splitlines()
     assert line.startswith(f"standard-tool {args[0]}") and says in line, line
+
+
+@pytest.mark.parametrize("via", [None, "langchain", "pydantic-ai", "llama-index"])
+def test_a_refused_call_fails_with_the_refusal_line(run: Run, gated: Path, via: str | None) -> None:
+    """Exit 1, as a tool's failure; the one line is the refusal a model reads, the same
+    through every framework."""
+    source = str(gated / "gated.py")
+    args = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}']
+    args += ["--gate", f"{source}:CALLED", "--actor", "bob", "--request-id", "order-9"]
+    args += ["--via", via] if via else []
+    out = run(*args)
+    assert out.returncode == 1 and out.stdout == "", out.stderr
+    (line,) = out.stderr.splitlines()
+    prefix = f"standard-tool call: {f'through {via}: ' if via else ''}"
+    assert line.startswith(prefix), line
+    assert json.loads(line.removeprefix(prefix)) == {
+        "code": "denied",
+        "retryable": False,
+        "message": "This call is not allowed.",
+        "request_id": "order-9",
+    }
+    document = run(*args, "--json")
+    assert document.returncode == 1 and document.stderr == ""
+    shown = json.loads(document.stdout)
+    assert shown["ok"] is False and shown["value"] is None
+    assert shown["error"] == line.removeprefix("standard-tool call: ")
+    assert effects(gated) == []
