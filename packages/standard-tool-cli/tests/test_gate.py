@@ -281,6 +281,9 @@ def test_a_held_call_runs_once_once_another_process_approves_it(run: Run, gated:
     assert again.returncode == 0, again.stderr
     assert again.stdout == done.stdout
     assert effects(gated) == ["ada"]
+    late = run("approve", "order-42", *gate, "--approver", "bob")
+    assert late.returncode == 2
+    assert "request id 'order-42' was approved by bob and has run" in late.stderr
 
 
 def test_a_rejected_call_is_denied(run: Run, gated: Path) -> None:

@@ -635,8 +635,13 @@ def _waiting(gate: Gate, gate_spec: str, request_id: str) -> Approval:
         )
     if approval.status != "pending":
         by = f" by {approval.approver}" if approval.approver else ""
+        decided = (
+            f"was approved{by} and has run"
+            if approval.status == "used"
+            else f"is already {approval.status}{by}"
+        )
         raise CommandError(
-            f"the call under request id {request_id!r} is already {approval.status}{by}; "
+            f"the call under request id {request_id!r} {decided}; "
             "a call waiting for approval is decided once"
         )
     return approval
