@@ -14,7 +14,9 @@ from standard_tool.registry import runtime
 sys.path.insert(0, str(ROOT / "examples"))
 import weather  # noqa: E402
 
-COMMANDS = ["targets", "list", "show", "call", "serve", "check"]
+COMMANDS = ["targets", "list", "show", "call", "serve", "check", "pending", "approve", "reject"]
+GATED = ["call", "serve", "pending", "approve", "reject"]
+"""The commands that take --gate."""
 RUNTIMES = [
     "anthropic",
     "gemini",
@@ -34,8 +36,11 @@ def test_every_command_has_help_with_examples(run: Run, command: str | None) -> 
     out = run(*([command] if command else []), "--help")
     assert out.returncode == 0, out.stderr
     assert "Examples:" in out.stdout and "standard-tool" in out.stdout
-    if command not in (None, "targets"):
-        assert "SOURCE is package.module:attribute" in " ".join(out.stdout.split())
+    words = " ".join(out.stdout.split())
+    if command not in (None, "targets", "pending", "approve", "reject"):
+        assert "SOURCE is package.module:attribute" in words
+    if command in GATED:
+        assert "--gate is package.module:attribute or path/to/file.py:attribute" in words
 
 
 def test_targets_lists_what_the_registry_has(run: Run) -> None:

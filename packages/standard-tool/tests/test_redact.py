@@ -19,6 +19,7 @@ from standard_tool.exceptions import (
     Issue,
     StandardToolError,
     ToolExecutionError,
+    ToolRefusedError,
     ToolValidationError,
     UsageError,
 )
@@ -393,6 +394,23 @@ def test_the_type_name_and_the_marker_stay_readable() -> None:
 
     error = execution_failure(nested_marker, {"a": "Value", "b": "context", "c": "value"})
     assert error.message == f"ValueError: {MARKER} and {MARKER} {MARKER}"
+
+
+def test_a_refusal_keeps_the_request_id_the_caller_gave() -> None:
+    """The request id is the caller's own, given back so that it can retry or have the call
+    approved: it stays, while other context values in the refusal are redacted."""
+    from standard_tool.boundary import Decision, Gate
+
+    gate = Gate(policy=lambda request: Decision.deny("denied", f"not {request.context['token']}"))
+    guarded = gate.guard(parse_token)
+    with pytest.raises(ToolRefusedError) as refused:
+        st.call(guarded, {"label": "x"}, {"request_id": "order-42", "token": TOKEN})
+    assert json.loads(str(refused.value)) == {
+        "code": "denied",
+        "retryable": False,
+        "message": f"not {MARKER}",
+        "request_id": "order-42",
+    }
 
 
 # -- the project's own errors raised inside a tool -------------------------------------------

@@ -1,4 +1,5 @@
-"""The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``."""
+"""The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``,
+and a gate's ``pending``, ``approve`` and ``reject``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import click
 
 import standard_tool as st
 from standard_tool.adapters import LARGE_NUMBER, Adapter
+from standard_tool.boundary import Approval, Gate, MemoryStore
 from standard_tool.checks import (
     CHECKS,
     DESCRIPTIONS,
@@ -33,7 +35,7 @@ from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
 from ._render import arguments_summary, check_report, console, print_json, summary
-from ._sources import FORMS, ServerLog, find_tool, open_source
+from ._sources import FORMS, GATE_FORMS, ServerLog, find_tool, load_gate, open_source
 
 __all__ = ["cli", "main"]
 
@@ -77,6 +79,7 @@ _DOCUMENT = _Document()
 PROG = "standard-tool"
 SOURCE_HELP = f"""SOURCE is {FORMS}: a standard tool, a list of tools, a framework's tool, toolkit or
 toolset (anything an installed adapter adopts), or the tools of an MCP server."""
+GATE_HELP = f"""--gate is {GATE_FORMS}, naming a standard_tool.boundary.Gate."""
 
 
 def _debug(command: F) -> F:
@@ -115,6 +118,23 @@ def _timeout(command: F) -> F:
         show_default=True,
         help="Seconds a tool call (and an MCP server's answer) may take.",
     )(command)
+
+
+def _gate(required: bool = False) -> Callable[[F], F]:
+    def option(command: F) -> F:
+        return click.option(
+            "--gate",
+            "gate_spec",
+            metavar="MODULE:ATTR",
+            required=required,
+            help="A standard_tool.boundary.Gate (package.module:attribute or "
+            "path/to/file.py:attribute)"
+            + (
+                ": the one whose store keeps the call." if required else " every call goes through."
+            ),
+        )(command)
+
+    return option
 
 
 def _server(command: F) -> F:
@@ -180,6 +200,7 @@ Examples:
   standard-tool check examples/weather.py:TOOLS
   standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
   standard-tool list 'mcp+stdio:uvx mcp-server-time'
+  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
 
 Exit status: 0 on success, 1 when a tool or a check fails, 2 on a usage error.""",
 )
@@ -391,7 +412,9 @@ Examples:
   standard-tool call examples/weather.py:TOOLS multiply --input '{"a": 6, "b": 7}' --via langchain
   standard-tool call examples/weather.py:TOOLS wait_and_echo --input @args.json --json
   echo '{"timezone": "Europe/Paris"}' | \\
-    standard-tool call 'mcp+stdio:uvx mcp-server-time' get_current_time --input -"""
+    standard-tool call 'mcp+stdio:uvx mcp-server-time' get_current_time --input -
+  standard-tool call my_tools.py:TOOLS send --input '{"to": "ada"}' --gate my_gate.py:GATE \\
+    --actor alice --request-id order-42"""
 )
 @click.argument("source")
 @click.argument("tool")
@@ -404,6 +427,13 @@ Examples:
 )
 @click.option("--via", help="Run the call through this target's own runtime (e.g. langchain).")
 @click.option("--context", "context_text", help="The per-call context, as JSON.")
+@_gate()
+@click.option("--actor", help='Who makes the call: the context\'s "actor".')
+@click.option("--tenant", help='For whom the call is made: the context\'s "tenant".')
+@click.option(
+    "--request-id",
+    help="The call's request id, the context's \"request_id\" (a gate runs a request id once).",
+)
 @_json
 @_server
 @_timeout
@@ -414,6 +444,10 @@ def call(
     input_text: str,
     via: str | None,
     context_text: str | None,
+    gate_spec: str | None,
+    actor: str | None,
+    tenant: str | None,
+    request_id: str | None,
     as_json: bool,
     timeout: float,
 ) -> None:
@@ -425,11 +459,19 @@ def call(
     client; `pydantic-ai` and `llama-index`: an agent run with a scripted model; `openai`,
     `anthropic`, `gemini` and `hf`: a model's call in the provider's envelope, answered by
     `run_tool_calls`), and what the model would get back is printed.
+
+    With `--gate`, the call goes through that gate (`gate.guard`): a refused call prints its
+    refusal, one line of JSON, and fails. `--actor`, `--tenant` and `--request-id` set those
+    keys of the context, where a gate reads who calls, for whom, and under which request id.
     """
     arguments = _json_value(input_text, "--input")
     context = None if context_text is None else _json_value(context_text, "--context")
+    context = _with_identity(context, {"actor": actor, "tenant": tenant, "request_id": request_id})
+    gate = None if gate_spec is None else load_gate(gate_spec)
     with ExitStack() as stack:
         found = find_tool(_open_source(source, stack, timeout), tool, source)
+        if gate is not None:
+            found = gate.guard(found)
         value, error = _run(found, arguments, context, via, timeout)
     if as_json:
         _DOCUMENT.print(
@@ -441,6 +483,28 @@ def call(
         if not as_json:
             click.echo(f"{PROG} call: {error}", err=True)
         sys.exit(FAILED)
+
+
+def _with_identity(context: Any, identity: dict[str, str | None]) -> Any:
+    """The context with the keys that ``--actor``, ``--tenant`` and ``--request-id`` set."""
+    given = {key: value for key, value in identity.items() if value is not None}
+    if not given:
+        return context
+    if context is None:
+        return given
+    options = ", ".join(f"--{key.replace('_', '-')}" for key in given)
+    if not isinstance(context, dict):
+        raise CommandError(
+            f"{options} {'sets a key' if len(given) == 1 else 'set keys'} of the context, "
+            "and --context is not a JSON object; "
+            'give an object, e.g. --context \'{"user": "ada"}\''
+        )
+    for key, value in given.items():
+        if key in context and context[key] != value:
+            raise CommandError(
+                f"--{key.replace('_', '-')} and --context's {key!r} differ; give it once"
+            )
+    return {**context, **given}
 
 
 _OBJECT = st.JsonSchema({"type": "object"})
@@ -492,6 +556,7 @@ Examples:
   standard-tool serve examples/weather.py:TOOLS
   standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
   standard-tool serve 'mcp+stdio:uvx mcp-server-time' --transport streamable-http --port 0
+  standard-tool serve my_tools.py:TOOLS --gate my_gate.py:GATE
 
 An MCP client configuration runs it over stdio, e.g.
   {"command": "uv", "args": ["run", "standard-tool", "serve", "my_tools.py:TOOLS"]}"""
@@ -512,13 +577,24 @@ An MCP client configuration runs it over stdio, e.g.
     help="streamable-http only; 0 takes a free port.",
 )
 @click.option("--name", default="standard-tool", show_default=True, help="The server's name.")
+@_gate()
 @_server
 @_timeout
 @_debug
-def serve(source: str, transport: str, host: str, port: int, name: str, timeout: float) -> None:
+def serve(
+    source: str,
+    transport: str,
+    host: str,
+    port: int,
+    name: str,
+    gate_spec: str | None,
+    timeout: float,
+) -> None:
     """Serve the tools of SOURCE over MCP until stopped (Ctrl-C).
 
     One line on stderr says what is served and where; over stdio, stdout is the MCP channel.
+    With `--gate`, every call goes through that gate (`gate.guard`): a refused call answers
+    the client with an error whose text is the refusal, one line of JSON.
     """
     try:
         from standard_tool_mcp import serve as serve_mcp
@@ -526,14 +602,107 @@ def serve(source: str, transport: str, host: str, port: int, name: str, timeout:
         raise CommandError(
             "serve needs the MCP adapter; install it: pip install standard-tool-mcp"
         ) from None
+    gate = None if gate_spec is None else load_gate(gate_spec)
     with ExitStack() as stack:
         tools = _open_source(source, stack, timeout)
+        if gate is not None:
+            tools = gate.guard(tools)
         try:
             serve_mcp(tools, transport, host, port, name=name)  # type: ignore[arg-type]
         except KeyboardInterrupt:
             return
         except st.UsageError as error:
             raise CommandError(f"cannot serve SOURCE {source!r}: {one_line(str(error))}") from error
+
+
+_DECISION = """The gate's store must be one that the process which made the call shares (a
+file or a database, not a MemoryStore)."""
+
+
+def _waiting(gate: Gate, gate_spec: str, request_id: str) -> Approval:
+    """The approval request a held call left under ``request_id``, still to be decided."""
+    approval = gate.store.approval(request_id)
+    if approval is None:
+        where = (
+            "; the gate keeps its approvals in a MemoryStore, which lives in one process: give "
+            "it a store that processes share"
+            if isinstance(gate.store, MemoryStore)
+            else ""
+        )
+        raise CommandError(
+            f"no call waits for approval under request id {request_id!r} in the store of "
+            f"--gate {gate_spec!r}{where}"
+        )
+    if approval.status != "pending":
+        by = f" by {approval.approver}" if approval.approver else ""
+        decided = (
+            f"was approved{by} and has run"
+            if approval.status == "used"
+            else f"is already {approval.status}{by}"
+        )
+        raise CommandError(
+            f"the call under request id {request_id!r} {decided}; "
+            "a call waiting for approval is decided once"
+        )
+    return approval
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool pending order-42 --gate my_gate.py:GATE"""
+)
+@click.argument("request_id")
+@_gate(required=True)
+@_debug
+def pending(request_id: str, gate_spec: str) -> None:
+    """The call waiting for approval under REQUEST_ID, as JSON: its id, tool, digest (what an
+    approval is bound to) and summary (its arguments, clipped)."""
+    gate = load_gate(gate_spec)
+    _DOCUMENT.print(_waiting(gate, gate_spec, request_id).request())
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
+  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob --expires-in 600"""
+)
+@click.argument("request_id")
+@_gate(required=True)
+@click.option("--approver", required=True, help="Who approves (kept with the approval).")
+@click.option(
+    "--expires-in",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Seconds the approval holds (default: until the call is made).",
+)
+@_debug
+def approve(request_id: str, gate_spec: str, approver: str, expires_in: float | None) -> None:
+    """Approve the call waiting under REQUEST_ID: made again with that request id, the same
+    arguments and the same actor, it runs once."""
+    gate = load_gate(gate_spec)
+    approval = _waiting(gate, gate_spec, request_id)
+    gate.approve(request_id, approver=approver, expires_in=expires_in)
+    click.echo(f"approved {request_id!r}: {approval.tool} {approval.summary}")
+
+
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool reject order-42 --gate my_gate.py:GATE --approver bob --reason 'wrong account'"""
+)
+@click.argument("request_id")
+@_gate(required=True)
+@click.option("--approver", required=True, help="Who rejects (kept with the decision).")
+@click.option("--reason", default="", help="Why, kept with the decision (not shown to a model).")
+@_debug
+def reject(request_id: str, gate_spec: str, approver: str, reason: str) -> None:
+    """Reject the call waiting under REQUEST_ID: made again, it is refused (`denied`)."""
+    gate = load_gate(gate_spec)
+    approval = _waiting(gate, gate_spec, request_id)
+    gate.reject(request_id, approver=approver, reason=reason)
+    click.echo(f"rejected {request_id!r}: {approval.tool} {approval.summary}")
 
 
 @cli.command(
@@ -635,6 +804,10 @@ check.help = inspect.cleandoc(check.help or "").replace(
 )
 for _command in (list_, show, call, serve, check):
     _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
+for _command in (call, serve):
+    _command.help = f"{_command.help}\n\n{GATE_HELP}"
+for _command in (pending, approve, reject):
+    _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{GATE_HELP} {_DECISION}"
 
 
 def _show_warning(

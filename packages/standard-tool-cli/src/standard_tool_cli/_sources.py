@@ -8,18 +8,28 @@ import io
 import os
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import standard_tool as st
+from standard_tool.boundary import Gate
 from standard_tool.checks import one_line
 from standard_tool.registry import adopt_tools, is_standard_tool
 
 from ._errors import CommandError
 
-__all__ = ["FORMS", "MCP_STDIO", "ServerLog", "find_tool", "load_object", "open_source"]
+__all__ = [
+    "FORMS",
+    "GATE_FORMS",
+    "MCP_STDIO",
+    "ServerLog",
+    "find_tool",
+    "load_gate",
+    "load_object",
+    "open_source",
+]
 
 MCP_STDIO = "mcp+stdio:"
 FORMS = (
@@ -27,6 +37,8 @@ FORMS = (
     "'mcp+stdio:COMMAND ARGS...' or an http(s):// URL"
 )
 """The forms a SOURCE takes, for messages."""
+GATE_FORMS = "package.module:attribute or path/to/file.py:attribute"
+"""The forms a ``--gate`` takes, for messages."""
 
 
 def open_source(
@@ -142,35 +154,63 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+class _Named(NamedTuple):
+    """What an object named ``package.module:attribute`` is for, in messages."""
+
+    what: str
+    """How the command line calls it: ``SOURCE``, ``--gate``."""
+    forms: str
+    example: str
+    hint: Callable[[Any], str]
+    """A hint naming the module's attributes that would do."""
+
+
 def load_object(source: str) -> Any:
     """The object ``package.module:attribute`` or ``path/to/file.py:attribute`` names."""
+    return _load_object(source, _SOURCE)
+
+
+def load_gate(spec: str) -> Gate:
+    """The :class:`~standard_tool.boundary.Gate` that ``package.module:attribute`` or
+    ``path/to/file.py:attribute`` names; anything else is a usage error naming what it is."""
+    found = _load_object(spec, _GATE)
+    if not isinstance(found, Gate):
+        raise CommandError(
+            f"--gate {spec!r} is a {_type_name(found)}, not a standard_tool.boundary.Gate; "
+            f"name a Gate object, e.g. {_GATE.example}"
+        )
+    return found
+
+
+def _load_object(source: str, named: _Named) -> Any:
     where, colon, attribute = source.rpartition(":")
     if not colon or not where or not attribute:
         raise CommandError(
-            f"SOURCE {source!r} names no attribute; write {FORMS} (e.g. examples/weather.py:TOOLS)"
+            f"{named.what} {source!r} names no attribute; write {named.forms} "
+            f"(e.g. {named.example})"
         )
     if where.endswith(".py") or "/" in where or os.sep in where:
-        module = _load_file(source, Path(where))
+        module = _load_file(source, Path(where), named.what)
     else:
-        module = _import(source, where)
+        module = _import(source, where, named.what)
     obj: Any = module
     walked: list[str] = []
     for part in attribute.split("."):
         if not hasattr(obj, part):
             owner = ".".join([where, *walked]) if walked else where
             raise CommandError(
-                f"{owner!r} has no attribute {part!r} (SOURCE {source!r}); "
-                f"{_candidates(module) if not walked else 'check the name'}"
+                f"{owner!r} has no attribute {part!r} ({named.what} {source!r}); "
+                f"{named.hint(module) if not walked else 'check the name'}"
             )
         obj = getattr(obj, part)
         walked.append(part)
     return obj
 
 
-def _load_file(source: str, path: Path) -> Any:
+def _load_file(source: str, path: Path, what: str) -> Any:
     if not path.is_file():
         raise CommandError(
-            f"no file {str(path)!r} (SOURCE {source!r}); give a path to a Python file, "
+            f"no file {str(path)!r} ({what} {source!r}); give a path to a Python file, "
             f"relative to {os.getcwd()} or absolute"
         )
     path = path.resolve()
@@ -182,7 +222,7 @@ def _load_file(source: str, path: Path) -> Any:
         sys.path.insert(0, folder)  # as `python path/to/file.py` does, for its own imports
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise CommandError(f"{str(path)!r} cannot be loaded as Python (SOURCE {source!r})")
+        raise CommandError(f"{str(path)!r} cannot be loaded as Python ({what} {source!r})")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -190,13 +230,13 @@ def _load_file(source: str, path: Path) -> Any:
     except (Exception, SystemExit) as error:  # a file that exits does not load either
         del sys.modules[name]
         raise CommandError(
-            f"loading {str(path)!r} raised {_describe(error)} (SOURCE {source!r}); "
+            f"loading {str(path)!r} raised {_describe(error)} ({what} {source!r}); "
             "fix the file (--debug shows the traceback)"
         ) from error
     return module
 
 
-def _import(source: str, name: str) -> Any:
+def _import(source: str, name: str, what: str) -> Any:
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # as `python -m` does: modules of the current folder
     try:
@@ -204,16 +244,16 @@ def _import(source: str, name: str) -> Any:
     except ModuleNotFoundError as error:
         if error.name and (name == error.name or name.startswith(error.name + ".")):
             raise CommandError(
-                f"no module {name!r} (SOURCE {source!r}); install it, run from the folder "
+                f"no module {name!r} ({what} {source!r}); install it, run from the folder "
                 "that holds it, or give a file: path/to/file.py:attribute"
             ) from error
         raise CommandError(
-            f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
+            f"importing {name!r} raised {_describe(error)} ({what} {source!r}); "
             "install what it needs"
         ) from error
     except (Exception, SystemExit) as error:  # a module that exits does not load either
         raise CommandError(
-            f"importing {name!r} raised {_describe(error)} (SOURCE {source!r}); "
+            f"importing {name!r} raised {_describe(error)} ({what} {source!r}); "
             "fix the module (--debug shows the traceback)"
         ) from error
 
@@ -236,6 +276,24 @@ def _candidates(module: Any) -> str:
     return f"its tools: {', '.join(names)}" if names else "it holds no standard tools"
 
 
+def _gates(module: Any) -> str:
+    """A hint naming the module's attributes that hold a gate."""
+    names = sorted(
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_") and isinstance(value, Gate)
+    )
+    return f"its gates: {', '.join(names)}" if names else "it holds no Gate"
+
+
+_SOURCE = _Named("SOURCE", FORMS, "examples/weather.py:TOOLS", _candidates)
+_GATE = _Named("--gate", GATE_FORMS, "my_gate.py:GATE", _gates)
+
+
+def _type_name(obj: Any) -> str:
+    return f"{type(obj).__module__}.{type(obj).__qualname__}"
+
+
 def _adopt(source: str, obj: Any) -> list[Any]:
     try:
         return adopt_tools(obj)
@@ -244,7 +302,7 @@ def _adopt(source: str, obj: Any) -> list[Any]:
             raise CommandError(f"SOURCE {source!r}: {one_line(str(error))}") from error
         installed = ", ".join(target.name for target in st.targets())
         raise CommandError(
-            f"SOURCE {source!r} is a {type(obj).__module__}.{type(obj).__qualname__}, which no "
+            f"SOURCE {source!r} is a {_type_name(obj)}, which no "
             f"installed adapter adopts (installed targets: {installed}); give a tool, a list "
             "of tools, or a framework's tool, toolkit or toolset"
         ) from error

@@ -20,7 +20,8 @@ the context that is long enough to be a secret is replaced in the error's messag
 
 The tool's name, the exception's type name and the marker itself are never redacted: the model
 knows them, and a context value that happens to be part of them must not make the error
-unreadable. Only the failure path pays, and nothing when the context is ``None``. The original
+unreadable. Nor is a refusal's request id (``ToolRefusedError.request_id``): it is the caller's
+own, given back so that the call can be retried or approved under it. Only the failure path pays, and nothing when the context is ``None``. The original
 exception stays the ``__cause__``, for the developer: a log of the traceback shows it whole.
 """
 

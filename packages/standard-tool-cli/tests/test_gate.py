@@ -1,0 +1,397 @@
+"""``--gate``: calls and servers behind a ``standard_tool.boundary.Gate``, through the real
+console script, each command its own process."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from script import ROOT, SCRIPT, Run
+
+import standard_tool as st
+from standard_tool.boundary import Approval, Receipt
+from standard_tool.boundary._store import refill
+from standard_tool_mcp import connect
+
+
+class JsonFileStore:
+    """A test double of the gate's store, and of nothing else: the ``Store`` protocol over one
+    JSON file, each operation under an exclusive lock, so that the command's processes (one
+    call, then an approval, then the call again) share what the gate keeps."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @contextmanager
+    def _data(self) -> Iterator[dict[str, Any]]:
+        with self.path.with_suffix(".lock").open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            data: dict[str, Any] = (
+                json.loads(self.path.read_text(encoding="utf-8"))
+                if self.path.exists()
+                else {"receipts": {}, "approvals": {}, "buckets": {}, "disabled": []}
+            )
+            yield data
+            self.path.write_text(json.dumps(data), encoding="utf-8")
+
+    def claim(self, receipt: Receipt) -> Receipt | None:
+        with self._data() as data:
+            held = data["receipts"].get(receipt.request_id)
+            if held is not None:
+                return Receipt(**held)
+            data["receipts"][receipt.request_id] = asdict(receipt)
+            return None
+
+    def replace(self, old: Receipt, new: Receipt) -> bool:
+        with self._data() as data:
+            held = data["receipts"].get(old.request_id)
+            if held is None or (held["state"], held["started"]) != (old.state, old.started):
+                return False
+            data["receipts"][old.request_id] = asdict(new)
+            return True
+
+    def save(self, receipt: Receipt) -> None:
+        with self._data() as data:
+            data["receipts"][receipt.request_id] = asdict(receipt)
+
+    def receipt(self, request_id: str) -> Receipt | None:
+        with self._data() as data:
+            held = data["receipts"].get(request_id)
+            return None if held is None else Receipt(**held)
+
+    def save_approval(self, approval: Approval) -> None:
+        with self._data() as data:
+            data["approvals"][approval.request_id] = asdict(approval)
+
+    def approval(self, request_id: str) -> Approval | None:
+        with self._data() as data:
+            held = data["approvals"].get(request_id)
+            return None if held is None else Approval(**held)
+
+    def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
+        with self._data() as data:
+            held = data["approvals"].get(request_id)
+            if (
+                held is None
+                or held["status"] != "approved"
+                or held["digest"] != digest
+                or (held["expires_at"] is not None and held["expires_at"] <= now)
+            ):
+                return None
+            held["status"] = "used"
+            return Approval(**held)
+
+    def take(self, key: str, limit: int, per: float | None, now: float) -> bool:
+        with self._data() as data:
+            tokens, updated = data["buckets"].get(key, (float(limit), now))
+            tokens, taken = refill(tokens, updated, limit, per, now)
+            data["buckets"][key] = (tokens, now)
+            return taken
+
+    def set_disabled(self, tool: str, disabled: bool) -> None:
+        with self._data() as data:
+            data["disabled"] = sorted(
+                set(data["disabled"]) - {tool} | ({tool} if disabled else set())
+            )
+
+    def is_disabled(self, tool: str) -> bool:
+        with self._data() as data:
+            return tool in data["disabled"]
+
+
+GATED = '''
+import sys
+from pathlib import Path
+
+from standard_tool import tool
+from standard_tool.boundary import Gate
+
+sys.path.insert(0, TESTS)  # the folder of test_gate
+from test_gate import JsonFileStore
+
+EFFECTS = Path(__file__).with_name("effects.txt")
+
+
+@tool
+def send(to: str) -> str:
+    """Send a message (each message sent is a line of effects.txt)."""
+    with EFFECTS.open("a", encoding="utf-8") as effects:
+        effects.write(to + "\\n")
+    return f"sent to {to}"
+
+
+TOOLS = [send]
+NOT_A_GATE = 42
+SERVED = Gate(policy=lambda request: request.arguments["to"] != "mallory")
+CALLED = Gate(policy=lambda request: request.actor == "alice" and request.tenant == "acme")
+HELD = Gate(
+    approvals=lambda request: request.tool == "send",
+    store=JsonFileStore(Path(__file__).with_name("store.json")),
+)
+'''
+"""A gate module: a tool with a side effect; gates with their stores in memory, and one
+(``HELD``) holding every call for approval, with its store in a file."""
+
+
+@pytest.fixture
+def gated(tmp_path: Path) -> Path:
+    text = GATED.replace("TESTS", repr(str(Path(__file__).parent)), 1)
+    (tmp_path / "gated.py").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def effects(folder: Path) -> list[str]:
+    """The messages ``send`` sent, in order."""
+    path = folder / "effects.txt"
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def test_serve_behind_a_gate_answers_a_real_mcp_client(gated: Path) -> None:
+    source = str(gated / "gated.py")
+    command = [str(SCRIPT), "serve", f"{source}:TOOLS", "--gate", f"{source}:SERVED"]
+    with connect(command, cwd=str(ROOT), timeout=60) as tools:
+        (send,) = tools
+        assert send.name == "send"
+        assert st.call(send, {"to": "ada"}) == "sent to ada"
+        with pytest.raises(st.StandardToolError) as refused:
+            st.call(send, {"to": "mallory"})
+    line = str(refused.value)
+    refusal = json.loads(line[line.index("{") :])
+    assert refusal["code"] == "denied" and refusal["retryable"] is False
+    assert effects(gated) == ["ada"]
+
+
+def test_call_behind_a_gate_with_an_identity(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    args = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}']
+    gate = ["--gate", f"{source}:CALLED"]
+    out = run(*args, *gate, "--actor", "alice", "--tenant", "acme")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == "sent to ada"
+    refused = run(*args, *gate, "--actor", "alice", "--tenant", "other")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert effects(gated) == ["ada"]
+    # The same identity in --context, and the options merged into it.
+    context = '{"actor": "alice", "note": "x"}'
+    out = run(*args, *gate, "--context", context, "--tenant", "acme")
+    assert out.returncode == 0, out.stderr
+    assert effects(gated) == ["ada", "ada"]
+    assert run(*args, "--actor", "alice").returncode == 0  # without --gate: no gate
+    assert effects(gated) == ["ada", "ada", "ada"]
+
+
+def test_identity_options_set_the_context_the_tool_sees(run: Run) -> None:
+    from script import SOURCES
+
+    args = ["call", f"{SOURCES}:TOOLS", "whoami", "--input", '{"label": "x"}']
+    out = run(*args, "--context", '{"user": "ada"}', "--actor", "alice", "--request-id", "r-1")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["context"] == {
+        "user": "ada",
+        "actor": "alice",
+        "request_id": "r-1",
+    }
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--gate", "{source}:NOT_A_GATE"], "is a builtins.int, not a standard_tool.boundary.Gate"),
+        (["--gate", "{source}:TOOLS"], "is a builtins.list, not a standard_tool.boundary.Gate"),
+        (["--gate", "{source}:NOPE"], "has no attribute 'NOPE' (--gate '"),
+        (["--gate", "{source}"], "names no attribute; write package.module:attribute or"),
+        (["--gate", "no_such_module_here:GATE"], "no module 'no_such_module_here' (--gate"),
+        (["--actor", "a", "--context", "[1]"], "--actor sets a key of the context, and"),
+        (["--actor", "a", "--context", '{"actor": "b"}'], "--actor and --context's 'actor' differ"),
+    ],
+)
+def test_a_gate_or_an_identity_that_does_not_fit_is_a_usage_error(
+    run: Run, gated: Path, extra: list[str], says: str
+) -> None:
+    source = str(gated / "gated.py")
+    extra = [arg.replace("{source}", source) for arg in extra]
+    for command in (["call", f"{source}:TOOLS", "send"], ["serve", f"{source}:TOOLS"]):
+        if command[0] == "serve" and "--gate" not in extra:
+            continue
+        out = run(*command, *extra)
+        assert out.returncode == 2, (out.stdout, out.stderr)
+        (line,) = out.stderr.splitlines()
+        assert line.startswith(f"standard-tool {command[0]}: ") and says in line, line
+    assert effects(gated) == []
+
+
+def test_a_gate_names_its_gates_when_the_attribute_is_missing(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    out = run("call", f"{source}:TOOLS", "send", "--gate", f"{source}:NOPE")
+    assert "its gates: CALLED, HELD, SERVED" in out.stderr
+
+
+def refusal(stderr: str) -> dict[str, Any]:
+    """The refusal a failed ``call`` printed: its one line on stderr, after the prefix."""
+    (line,) = stderr.splitlines()
+    prefix = "standard-tool call: "
+    assert line.startswith(prefix), line
+    loaded: dict[str, Any] = json.loads(line.removeprefix(prefix))
+    return loaded
+
+
+def test_a_held_call_runs_once_once_another_process_approves_it(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}', *gate]
+    call += ["--actor", "alice", "--request-id", "order-42"]
+    for _ in range(2):  # held, and held again until a person decides
+        held = run(*call)
+        assert held.returncode == 1 and held.stdout == "", held.stderr
+        assert refusal(held.stderr) == {
+            "code": "held_for_review",
+            "retryable": False,
+            "message": "This call waits for a person's review.",
+            "request_id": "order-42",
+        }
+    shown = run("pending", "order-42", *gate)
+    assert shown.returncode == 0, shown.stderr
+    request = json.loads(shown.stdout)
+    assert request["id"] == "order-42" and request["tool"] == "send"
+    assert request["digest"].startswith("sha256:") and request["summary"] == '{"to": "ada"}'
+    assert effects(gated) == []
+
+    approved = run("approve", "order-42", *gate, "--approver", "bob")
+    assert approved.returncode == 0, approved.stderr
+    assert approved.stdout == 'approved \'order-42\': send {"to": "ada"}\n'
+    for decided in (
+        run("approve", "order-42", *gate, "--approver", "bob"),
+        run("reject", "order-42", *gate, "--approver", "carol"),
+        run("pending", "order-42", *gate),
+    ):
+        assert decided.returncode == 2 and decided.stdout == ""
+        assert "request id 'order-42' is already approved by bob" in decided.stderr
+
+    done = run(*call)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == "sent to ada"
+    assert effects(gated) == ["ada"]
+    again = run(*call)  # the same request id answers with its receipt: not sent twice
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == done.stdout
+    assert effects(gated) == ["ada"]
+    late = run("approve", "order-42", *gate, "--approver", "bob")
+    assert late.returncode == 2
+    assert "request id 'order-42' was approved by bob and has run" in late.stderr
+
+
+def test_a_rejected_call_is_denied(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "eve"}', *gate]
+    call += ["--request-id", "r-2"]
+    assert refusal(run(*call).stderr)["code"] == "held_for_review"
+    rejected = run("reject", "r-2", *gate, "--approver", "bob", "--reason", "wrong account")
+    assert rejected.returncode == 0, rejected.stderr
+    assert rejected.stdout == 'rejected \'r-2\': send {"to": "eve"}\n'
+    denied = run(*call)
+    assert denied.returncode == 1
+    assert refusal(denied.stderr) == {
+        "code": "denied",
+        "retryable": False,
+        "message": "A person rejected this call.",
+        "request_id": "r-2",
+    }
+    again = run("approve", "r-2", *gate, "--approver", "carol")
+    assert again.returncode == 2 and "is already rejected by bob" in again.stderr
+    assert effects(gated) == []
+
+
+def test_an_approval_past_its_time_holds_the_call_again(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}', *gate]
+    call += ["--request-id", "r-3"]
+    assert refusal(run(*call).stderr)["code"] == "held_for_review"
+    approved = run("approve", "r-3", *gate, "--approver", "bob", "--expires-in", "0.001")
+    assert approved.returncode == 0, approved.stderr
+    assert refusal(run(*call).stderr)["code"] == "held_for_review"  # a process starts slower
+    assert json.loads(run("pending", "r-3", *gate).stdout)["id"] == "r-3"
+    assert effects(gated) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (
+            ["approve", "nope", "--gate", "{source}:HELD", "--approver", "bob"],
+            "no call waits for approval under request id 'nope' in the store of --gate",
+        ),
+        (
+            ["reject", "nope", "--gate", "{source}:HELD", "--approver", "bob"],
+            "no call waits for approval under request id 'nope'",
+        ),
+        (
+            ["pending", "nope", "--gate", "{source}:HELD"],
+            "no call waits for approval under request id 'nope'",
+        ),
+        (
+            ["approve", "nope", "--gate", "{source}:CALLED", "--approver", "bob"],
+            "the gate keeps its approvals in a MemoryStore, which lives in one process",
+        ),
+        (
+            ["approve", "nope", "--gate", "{source}:TOOLS", "--approver", "bob"],
+            "is a builtins.list, not a standard_tool.boundary.Gate",
+        ),
+        (["approve", "nope", "--gate", "{source}:HELD"], "Missing option '--approver'"),
+        (["approve", "nope", "--approver", "bob"], "Missing option '--gate'"),
+        (
+            [
+                "approve",
+                "nope",
+                "--gate",
+                "{source}:HELD",
+                "--approver",
+                "bob",
+                "--expires-in",
+                "0",
+            ],
+            "Invalid value for '--expires-in'",
+        ),
+    ],
+)
+def test_deciding_what_does_not_wait_is_a_usage_error(
+    run: Run, gated: Path, args: list[str], says: str
+) -> None:
+    out = run(*(arg.replace("{source}", str(gated / "gated.py")) for arg in args))
+    assert out.returncode == 2 and out.stdout == "", out.stderr
+    (line,) = out.stderr.splitlines()
+    assert line.startswith(f"standard-tool {args[0]}") and says in line, line
+
+
+@pytest.mark.parametrize("via", [None, "langchain", "pydantic-ai", "llama-index"])
+def test_a_refused_call_fails_with_the_refusal_line(run: Run, gated: Path, via: str | None) -> None:
+    """Exit 1, as a tool's failure; the one line is the refusal a model reads, the same
+    through every framework."""
+    source = str(gated / "gated.py")
+    args = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}']
+    args += ["--gate", f"{source}:CALLED", "--actor", "bob", "--request-id", "order-9"]
+    args += ["--via", via] if via else []
+    out = run(*args)
+    assert out.returncode == 1 and out.stdout == "", out.stderr
+    (line,) = out.stderr.splitlines()
+    prefix = f"standard-tool call: {f'through {via}: ' if via else ''}"
+    assert line.startswith(prefix), line
+    assert json.loads(line.removeprefix(prefix)) == {
+        "code": "denied",
+        "retryable": False,
+        "message": "This call is not allowed.",
+        "request_id": "order-9",
+    }
+    document = run(*args, "--json")
+    assert document.returncode == 1 and document.stderr == ""
+    shown = json.loads(document.stdout)
+    assert shown["ok"] is False and shown["value"] is None
+    assert shown["error"] == line.removeprefix("standard-tool call: ")
+    assert effects(gated) == []
