@@ -7,6 +7,7 @@ import struct
 from typing import Any
 
 import pytest
+from hypothesis import given, settings, strategies as st_h
 
 from standard_tool.exceptions import UsageError
 from standard_tool.schema._canonical import canonical_json, digest
@@ -125,3 +126,23 @@ def test_what_is_not_json_data_is_a_usage_error(value: Any) -> None:
 def test_a_large_integer_next_to_what_is_not_json_data_is_a_usage_error() -> None:
     with pytest.raises(UsageError):
         canonical_json({"n": 2**64, "bad": float("nan")})
+
+
+_KEYS = st_h.text(st_h.characters(codec="utf-8"), max_size=6)
+_VALUES = st_h.recursive(
+    st_h.none()
+    | st_h.booleans()
+    | st_h.integers(-(2**53) + 1, 2**53 - 1)
+    | st_h.floats(allow_nan=False, allow_infinity=False)
+    | st_h.text(st_h.characters(codec="utf-8"), max_size=8),
+    lambda inner: st_h.lists(inner, max_size=4) | st_h.dictionaries(_KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUES)
+def test_the_fast_path_writes_exactly_what_rfc8785_writes(value: object) -> None:
+    import rfc8785
+
+    assert canonical_json(value) == rfc8785.dumps(value)
