@@ -139,6 +139,17 @@ async def test_a_refusal_is_an_error_result_with_its_payload() -> None:
     assert result["structuredContent"] == payload
 
 
+async def test_a_record_a_policy_says_does_not_exist_is_a_refusal_not_an_unknown_tool() -> None:
+    def policy(request: CallRequest) -> Decision:
+        return Decision.deny("not_found", "No such record.")
+
+    server = to_mcp_server(Gate(policy=policy).guard(double))
+    result = await _call(server, "double", {"n": 2}, {REQUEST_ID_META: "r-7"})
+    assert result["isError"] is True
+    assert result["structuredContent"]["code"] == "not_found"
+    assert result["structuredContent"]["message"] == "No such record."
+
+
 async def test_invalid_arguments_of_a_guarded_tool_are_refused_by_its_gate() -> None:
     result = await _call(to_mcp_server(Gate().guard(double)), "double", {"n": "two"})
     assert result["isError"] is True

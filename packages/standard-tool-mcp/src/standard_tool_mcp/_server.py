@@ -293,6 +293,8 @@ def to_mcp_server(
         wrong = identify(context, meta)
         if wrong is not None:
             raise _compat.error(INVALID_PARAMS, wrong)
+        if not sees(entry.tool, context):  # hidden from this caller: as if unknown
+            raise unknown(ctx, tool_name, context)
         if guard_of(entry.tool) is not None and REQUEST_ID_META not in (meta or {}):
             # A JSON-RPC id names a message of one connection (clients reuse them), not a call
             # a retry repeats: the gate makes a request id of its own.
@@ -319,8 +321,6 @@ def to_mcp_server(
             finally:
                 slots.release()
         except ToolRefusedError as exc:
-            if exc.code == "not_found" and guard_of(entry.tool) is not None:
-                raise unknown(ctx, tool_name, context) from None  # hidden: as if unknown
             return refusal_result(exc)
         except StandardToolError as exc:
             return _error_result(exc)

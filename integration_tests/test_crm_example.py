@@ -1,0 +1,242 @@
+"""The worked example of the execution boundary (``examples/crm.py``), case by case, through
+every installed framework's own runtime (the runtimes ``standard-tool check`` uses) and through
+an MCP server with bearer authentication: what the model reads (the refusal's code in the one
+JSON line, or the result) and the rows the CRM holds afterwards."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+import standard_tool as st
+from examples.crm import Crm, create_task_draft, crm_gate
+from standard_tool.boundary import Gate, SqliteStore
+from standard_tool.exceptions import ToolRefusedError
+from standard_tool.registry import runtime
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ANN = {"actor": "ann", "tenant": "acme"}
+EVE = {"actor": "eve", "tenant": "globex"}
+DRAFT = {"customer_id": "c-1", "summary": "Call back about the renewal.", "source_ref": "doc-1@3"}
+LONG = {**DRAFT, "summary": "A summary a person reads before it is filed. " * 8}
+
+
+@dataclass
+class Answer:
+    """What the model read: the result, or the refusal's code and message."""
+
+    value: Any = None
+    code: str | None = None
+    message: str | None = None
+
+
+class Route:
+    """One way a model's call reaches the guarded tool."""
+
+    name: str
+
+    def call(self, tool: st.StandardTool, arguments: dict[str, Any], who: dict[str, Any]) -> Answer:
+        raise NotImplementedError
+
+
+def _refusal(text: str) -> Answer:
+    payload = json.loads(text)  # the one JSON line, as it is, in every framework
+    return Answer(code=payload["code"], message=payload["message"])
+
+
+class Direct(Route):
+    name = "st.call"
+
+    def call(self, tool: st.StandardTool, arguments: dict[str, Any], who: dict[str, Any]) -> Answer:
+        try:
+            return Answer(value=st.call(tool, arguments, who))
+        except ToolRefusedError as refusal:
+            return _refusal(str(refusal))
+
+
+class Runtime(Route):
+    """A framework's runtime: the guarded tool converted, and called as the framework calls it."""
+
+    def __init__(self, target: str) -> None:
+        self.name = target
+
+    def call(self, tool: st.StandardTool, arguments: dict[str, Any], who: dict[str, Any]) -> Answer:
+        framework = runtime(self.name)
+        assert framework is not None
+        outcome = framework.call(framework.native(tool), arguments, who)
+        return _refusal(outcome.error) if outcome.error is not None else Answer(value=outcome.value)
+
+
+TOKENS = {"ann-token": ANN, "eve-token": EVE}
+
+
+class Mcp(Route):
+    """An MCP server over streamable HTTP with bearer authentication: the caller's identity
+    comes from the token, the request id from ``_meta``."""
+
+    name = "mcp"
+
+    def call(self, tool: st.StandardTool, arguments: dict[str, Any], who: dict[str, Any]) -> Answer:
+        from mcp.server.auth.provider import AccessToken
+
+        from standard_tool_mcp import to_asgi_app
+        from standard_tool_mcp._boundary import REQUEST_ID_META
+        from standard_tool_mcp._compat import call_tool, dump, http_client_transport, open_session
+        from standard_tool_mcp.testing import serving
+
+        class Verifier:
+            async def verify_token(self, token: str) -> AccessToken | None:
+                person = TOKENS.get(token)
+                if person is None:
+                    return None
+                claims = {"tenant": person["tenant"]}
+                return AccessToken(
+                    token=token,
+                    scopes=[],
+                    client_id="crm-app",
+                    subject=person["actor"],
+                    claims=claims,
+                )
+
+        token = next(name for name, person in TOKENS.items() if person["actor"] == who["actor"])
+
+        @asynccontextmanager
+        async def session(url: str) -> AsyncIterator[Any]:
+            transport = http_client_transport(url, {"authorization": f"Bearer {token}"})
+            async with open_session(transport, 20) as opened:
+                yield opened
+
+        async def run(url: str) -> dict[str, Any]:
+            async with session(url) as opened:
+                meta = {REQUEST_ID_META: who["request_id"]}
+                return dump(await call_tool(opened, tool.name, arguments, 20, meta))
+
+        with serving(to_asgi_app(tool, token_verifier=Verifier())) as url:
+            result = anyio.run(run, url)
+        if result.get("isError"):
+            return Answer(code=result["structuredContent"]["code"])
+        return Answer(value=result["structuredContent"])
+
+
+def _routes() -> list[Route]:
+    routes: list[Route] = [Direct()]
+    for info in st.targets():
+        if info.name == "mcp":
+            routes.append(Mcp())
+        elif runtime(info.name) is not None:
+            routes.append(Runtime(info.name))
+    return routes
+
+
+ROUTES = _routes()
+
+
+@dataclass
+class Setup:
+    crm: Crm
+    gate: Gate
+    tool: st.StandardTool
+    route: Route
+    calls: int = 0
+
+    def call(
+        self, arguments: dict[str, Any], who: dict[str, Any] = ANN, request_id: str | None = None
+    ) -> Answer:
+        self.calls += 1
+        rid = request_id or f"{self.route.name}-{self.calls}"
+        return self.route.call(self.tool, arguments, {**who, "request_id": rid})
+
+
+@pytest.fixture(params=ROUTES, ids=lambda route: route.name)
+def crm(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Setup]:
+    data = Crm(tmp_path / "crm.sqlite")
+    store = SqliteStore(tmp_path / "gate.sqlite")
+    gate = crm_gate(data, store, budget=3)
+    yield Setup(data, gate, gate.guard(create_task_draft(data, timeout=1.0)), request.param)
+    store.close()
+
+
+def test_a_correct_draft_is_written_once(crm: Setup) -> None:
+    answer = crm.call(DRAFT, request_id="r-1")
+    assert answer.code is None and answer.value["customer_id"] == "c-1"
+    assert crm.crm.drafts() == [("c-1", DRAFT["summary"], "r-1")]
+
+
+def test_another_tenants_customer_reads_like_an_unknown_one(crm: Setup) -> None:
+    unknown = crm.call({**DRAFT, "customer_id": "c-404"})
+    foreign = crm.call({**DRAFT, "customer_id": "c-9"})
+    assert unknown.code == foreign.code == "not_found"
+    assert unknown.message == foreign.message
+    assert crm.crm.drafts() == []
+
+
+def test_a_stale_source_is_refused(crm: Setup) -> None:
+    crm.crm.revise("doc-1")
+    assert crm.call(DRAFT).code == "stale"
+    assert crm.crm.drafts() == []
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{**DRAFT, "priority": "high"}, {**DRAFT, "summary": "x" * 1001}],
+    ids=["an extra field", "a summary too long"],
+)
+def test_invalid_arguments_are_refused(crm: Setup, arguments: dict[str, Any]) -> None:
+    assert crm.call(arguments).code == "invalid_arguments"
+    assert crm.crm.drafts() == []
+
+
+def test_a_refused_approval_denies_the_call(crm: Setup) -> None:
+    assert crm.call(LONG, request_id="r-long").code == "held_for_review"
+    crm.gate.reject("r-long", approver="bob", reason="not now")
+    assert crm.call(LONG, request_id="r-long").code == "denied"
+    assert crm.crm.drafts() == []
+
+
+def test_an_approval_holds_only_for_the_arguments_it_was_given(crm: Setup) -> None:
+    assert crm.call(LONG, request_id="r-long").code == "held_for_review"
+    crm.gate.approve("r-long", approver="bob")
+    changed = {**LONG, "customer_id": "c-2"}
+    assert crm.call(changed, request_id="r-long").code == "denied"  # not what bob approved
+    assert crm.call(changed, request_id="r-other").code == "held_for_review"
+    assert crm.crm.drafts() == []
+    assert crm.call(LONG, request_id="r-long").code is None  # what bob approved, once
+    assert [row[2] for row in crm.crm.drafts()] == ["r-long"]
+
+
+def test_a_retried_request_id_writes_one_draft(crm: Setup) -> None:
+    first = crm.call(DRAFT, request_id="r-1")
+    again = crm.call(DRAFT, request_id="r-1")
+    assert first.value == again.value
+    assert len(crm.crm.drafts()) == 1
+
+
+def test_a_timeout_after_the_write_is_reconciled_never_written_twice(crm: Setup) -> None:
+    crm.crm.slow_after_write = 2.0
+    assert crm.call(DRAFT, request_id="r-slow").code == "timeout"
+    crm.crm.slow_after_write = 0.0
+    answer = crm.call(DRAFT, request_id="r-slow")
+    assert answer.code is None and answer.value["customer_id"] == "c-1"
+    assert len(crm.crm.drafts()) == 1
+
+
+def test_the_budget_runs_out(crm: Setup) -> None:
+    codes = [crm.call(DRAFT).code for _ in range(4)]
+    assert codes == [None, None, None, "budget_exceeded"]
+    assert len(crm.crm.drafts()) == 3
+
+
+def test_a_disabled_tool_is_refused(crm: Setup) -> None:
+    crm.gate.disable("create_task_draft")
+    assert crm.call(DRAFT).code == "disabled"
+    crm.gate.enable("create_task_draft")
+    assert crm.call(DRAFT).code is None
+    assert len(crm.crm.drafts()) == 1
