@@ -250,14 +250,16 @@ def redact_error(error: StandardToolError, context: Any, tool: str) -> StandardT
 
 
 def _names(error: StandardToolError, tool: str) -> tuple[str, ...]:
-    """What is never redacted: the tool's name, the error's own tool name, its type's name."""
+    """What is never redacted: the tool's name, the error's own tool name, its type's name,
+    and the request id a refusal names (the caller's own id for the call, said back to it)."""
     names = [tool, type(error).__name__]
-    try:
-        own = object.__getattribute__(error, "tool")
-    except Exception:
-        own = None
-    if isinstance(own, str) and own != tool:
-        names.append(own)
+    for attribute in ("tool", "request_id"):
+        try:
+            own = object.__getattribute__(error, attribute)
+        except Exception:
+            own = None
+        if isinstance(own, str) and own and own not in names:
+            names.append(own)
     return tuple(names)
 
 
