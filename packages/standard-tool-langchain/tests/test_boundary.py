@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 import standard_tool as st
 from standard_tool.boundary import Budget, Decision, Gate
 from standard_tool.exceptions import ToolRefusedError
+from standard_tool.registry import runtime
 from standard_tool_langchain import from_langchain, to_langchain
 
 LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
@@ -179,3 +180,20 @@ def test_adopted_back_the_refusal_keeps_its_type() -> None:
     with pytest.raises(ToolRefusedError) as raised:
         st.call(adopted, {"customer": "mallory"}, {"tool_call_id": "call_x"})
     assert raised.value.code == "not_found" and raised.value.request_id == "call_x"
+
+
+def test_the_runtime_gives_each_call_an_id_of_its_own() -> None:
+    shop = Shop()
+    outcomes = [
+        runtime("langchain").call(shop.tool, {"customer": customer})
+        for customer in ("ada", "ada", "bob", "mallory")
+    ]
+    assert [outcome.value for outcome in outcomes[:3]] == [
+        {"refunded": "ada"},
+        {"refunded": "ada"},
+        {"refunded": "bob"},
+    ]
+    assert json.loads(outcomes[3].error or "")["code"] == "not_found"
+    assert shop.refunds == ["ada", "ada", "bob"]
+    ids = [context["request_id"] for context in shop.contexts]
+    assert len(set(ids)) == 3 and all(id.startswith("call_") for id in ids)

@@ -191,8 +191,8 @@ PUBLIC: dict[str, list[str]] = {
 }
 """Each public module and its ``__all__``."""
 
-SUBPACKAGES = {"checks", "plugins", "providers", "run", "schema", "testing", "tools"}
-"""The package's folders (``checks``, ``providers`` and ``testing`` are public as well)."""
+SUBPACKAGES = {"boundary", "checks", "plugins", "providers", "run", "schema", "testing", "tools"}
+"""The package's folders (``boundary``, ``checks``, ``providers`` and ``testing`` are public as well)."""
 
 
 @pytest.mark.parametrize("module", sorted(PUBLIC))

@@ -13,6 +13,7 @@ import pytest
 import standard_tool as st
 from standard_tool.boundary import Budget, Decision, Gate
 from standard_tool.providers import arun_tool_calls, run_tool_calls
+from standard_tool.registry import runtime
 
 LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
 
@@ -259,3 +260,15 @@ def test_a_spent_budget_reads_as_budget_exceeded(form: Form) -> None:
     }
     form.run(shop, ("call_0", {"customer": "ada"}))  # a repeated call id costs no budget
     assert shop.refunds == ["ada", "ada"]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "hf"])
+def test_the_runtime_gives_each_call_an_id_of_its_own(provider: str) -> None:
+    shop = Shop()
+    target = runtime(provider)
+    native = target.native(shop.tools[0])
+    outcomes = [target.call(native, {"customer": customer}) for customer in ("ada", "ada", "bob")]
+    assert [outcome.error for outcome in outcomes] == [None, None, None]
+    assert shop.refunds == ["ada", "ada", "bob"]
+    ids = [context["request_id"] for context in shop.contexts]
+    assert len(set(ids)) == 3 and all(id.startswith("call_") for id in ids)
