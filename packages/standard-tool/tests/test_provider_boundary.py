@@ -266,6 +266,7 @@ def test_a_spent_budget_reads_as_budget_exceeded(form: Form) -> None:
 def test_the_runtime_gives_each_call_an_id_of_its_own(provider: str) -> None:
     shop = Shop()
     target = runtime(provider)
+    assert target is not None
     native = target.native(shop.tools[0])
     outcomes = [target.call(native, {"customer": customer}) for customer in ("ada", "ada", "bob")]
     assert [outcome.error for outcome in outcomes] == [None, None, None]
