@@ -15,6 +15,7 @@ from pydantic import BaseModel, SecretStr
 
 import standard_tool as st
 from standard_tool.adapters import WrapperTool
+from standard_tool.boundary import Decision, Gate
 from standard_tool.exceptions import (
     Issue,
     StandardToolError,
@@ -411,6 +412,20 @@ def test_a_refusal_keeps_the_request_id_the_caller_gave() -> None:
         "message": f"not {MARKER}",
         "request_id": "order-42",
     }
+
+
+def test_a_refusal_says_back_the_request_id_the_caller_gave() -> None:
+    gate = Gate(policy=lambda request: Decision.deny("not_found", "Unknown customer."))
+    guarded = gate.guard(parse_token)
+    with pytest.raises(ToolRefusedError) as caught:
+        st.call(guarded, {"label": "x"}, {"request_id": "call_42", "token": TOKEN})
+    assert caught.value.payload == {
+        "code": "not_found",
+        "retryable": False,
+        "message": "Unknown customer.",
+        "request_id": "call_42",
+    }
+    assert json.loads(str(caught.value))["request_id"] == "call_42"
 
 
 # -- the project's own errors raised inside a tool -------------------------------------------

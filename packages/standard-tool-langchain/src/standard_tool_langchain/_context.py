@@ -5,6 +5,10 @@ context of the run when one was given (``graph.invoke(..., context=...)``), else
 ``config["configurable"]`` without LangGraph's bookkeeping keys (``None`` when nothing is
 left). A LangChain tool run from the standard side receives a mapping context as
 ``configurable``; any other context value is passed as ``configurable["context"]``.
+
+A model's tool call (``invoke(ToolCall)``, as agents and LangGraph's ``ToolNode`` run it) adds
+its id to a mapping context (or ``None``) as ``request_id``, unless the app put one there:
+the id a guarded tool's gate runs the call under, so that the same call id runs it once.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["ContextGetter", "config_for", "context_from_config"]
+__all__ = ["ContextGetter", "config_for", "context_from_config", "with_request_id"]
 
 ContextGetter = Callable[[Mapping[str, Any] | None], Any]
 """Builds the standard context from a LangChain ``RunnableConfig`` (``None`` outside a run)."""
@@ -47,3 +51,15 @@ def config_for(context: Any) -> dict[str, Any] | None:
     if isinstance(context, Mapping):
         return {"configurable": dict(context)}
     return {"configurable": {"context": context}}
+
+
+def with_request_id(context: Any, call_id: str | None) -> Any:
+    """``context`` with the model's tool call id as ``request_id``: added to a mapping (or to
+    no context) that has none; any other context, or no call id, is left as it is."""
+    if not call_id:
+        return context
+    if context is None:
+        return {"request_id": call_id}
+    if isinstance(context, Mapping) and context.get("request_id") is None:
+        return {**context, "request_id": call_id}
+    return context

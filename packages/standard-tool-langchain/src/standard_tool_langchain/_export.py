@@ -13,10 +13,10 @@ from pydantic import PrivateAttr
 
 import standard_tool as st
 from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions, pack_metadata
-from standard_tool.exceptions import NotJsonError
+from standard_tool.exceptions import NotJsonError, ToolRefusedError
 from standard_tool.names import OPENAI_NAMES, NameRule, sanitize_name
 
-from ._context import ContextGetter, context_from_config
+from ._context import ContextGetter, context_from_config, with_request_id
 from ._events import AsyncEvents, events_for
 
 __all__ = ["METADATA_KEY", "NAMES", "StandardStructuredTool", "to_langchain", "to_langchain_tools"]
@@ -30,6 +30,8 @@ ERROR_SINK: ContextVar[list[Exception] | None] = ContextVar(
     "standard_tool_langchain_errors", default=None
 )
 """Where an exported tool leaves the typed error behind an error ``ToolMessage``."""
+_REPORTED = (st.ToolValidationError, st.ToolExecutionError, ToolRefusedError)
+"""The errors a model's tool call reads as an error ``ToolMessage`` (their ``str()``)."""
 
 
 class StandardStructuredTool(StructuredTool):
@@ -138,25 +140,29 @@ class StandardStructuredTool(StructuredTool):
 
     def _run(self, /, *args: Any, **kwargs: Any) -> Any:
         config = var_child_runnable_config.get()
-        context = (self._get_context or context_from_config)(config)
+        context = with_request_id(
+            (self._get_context or context_from_config)(config), _TOOL_CALL_ID.get()
+        )
         events = events_for(config, asynchronous=False)
         try:
             with st.reporting(events or st.current_reporter()):
                 result = st.call(self._standard, kwargs, context)
             return _content_and_artifact(self._standard, result)
-        except (st.ToolValidationError, st.ToolExecutionError) as error:
+        except _REPORTED as error:
             _report(error)
             raise
 
     async def _arun(self, /, *args: Any, **kwargs: Any) -> Any:
         config = var_child_runnable_config.get()
-        context = (self._get_context or context_from_config)(config)
+        context = with_request_id(
+            (self._get_context or context_from_config)(config), _TOOL_CALL_ID.get()
+        )
         events = events_for(config, asynchronous=True)
         try:
             with st.reporting(events or st.current_reporter()):
                 result = await st.acall(self._standard, kwargs, context)
             return _content_and_artifact(self._standard, result)
-        except (st.ToolValidationError, st.ToolExecutionError) as error:
+        except _REPORTED as error:
             _report(error)
             raise
         finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -35,8 +36,14 @@ class LangChainRuntime(BaseRuntime):
     def call(
         self, native: BaseTool, arguments: Mapping[str, Any], context: Any = None
     ) -> NativeOutcome:
-        """``native.invoke(ToolCall)``, as a tool node or an agent runs a model's call."""
-        call = {"type": "tool_call", "name": native.name, "args": dict(arguments), "id": "call_1"}
+        """``native.invoke(ToolCall)``, as a tool node or an agent runs a model's call (each
+        call with an id of its own, as a model gives it)."""
+        call = {
+            "type": "tool_call",
+            "name": native.name,
+            "args": dict(arguments),
+            "id": f"call_{uuid.uuid4().hex}",
+        }
         message = native.invoke(call, config=cast("RunnableConfig | None", config_for(context)))
         if not isinstance(message, ToolMessage):
             raise PluginError(

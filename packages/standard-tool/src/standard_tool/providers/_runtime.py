@@ -13,6 +13,7 @@ text that parses as JSON is that JSON (a string result that looks like JSON too)
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,8 +24,6 @@ from ..plugins._runtime import BaseRuntime
 from ._tool_calls import _ERROR_KEY, run_tool_calls
 
 __all__ = ["ANTHROPIC", "GEMINI", "HF", "OPENAI", "ProviderRuntime", "ProviderTool"]
-
-CALL_ID = "call_1"
 
 
 @dataclass(frozen=True)
@@ -84,14 +83,15 @@ class ProviderRuntime(BaseRuntime):
         return _read(answer)
 
     def _envelope(self, name: str, arguments: Any) -> dict[str, Any]:
-        text = json.dumps(arguments)
+        """The call in the target's envelope, with an id of its own, as a model gives it."""
+        text, call_id = json.dumps(arguments), f"call_{uuid.uuid4().hex}"
         if self.target == "openai":
-            return {"type": "function_call", "call_id": CALL_ID, "name": name, "arguments": text}
+            return {"type": "function_call", "call_id": call_id, "name": name, "arguments": text}
         if self.target == "anthropic":
-            return {"type": "tool_use", "id": CALL_ID, "name": name, "input": json.loads(text)}
+            return {"type": "tool_use", "id": call_id, "name": name, "input": json.loads(text)}
         if self.target == "gemini":
-            return {"functionCall": {"id": CALL_ID, "name": name, "args": json.loads(text)}}
-        return {"type": "function", "id": CALL_ID, "function": {"name": name, "arguments": text}}
+            return {"functionCall": {"id": call_id, "name": name, "args": json.loads(text)}}
+        return {"type": "function", "id": call_id, "function": {"name": name, "arguments": text}}
 
 
 def _validator(tool: StandardTool) -> Callable[[Any], bool]:

@@ -3,8 +3,8 @@
 Whatever the model sent, each call ends as a result the model reads: malformed argument
 JSON, an unknown tool name (or none: a call whose function is not an object), invalid input
 and a failing tool become error results naming the tool (by the name the model knows) and
-the fields, never an exception, a traceback or a context value. Only an envelope that is
-not one (a Gemini candidate that is not an object, envelopes nested past any provider's)
+the fields, never an exception, a traceback or a context value; a guarded tool's refusal
+is its one JSON line, as in every framework. Only an envelope that is not one (a Gemini candidate that is not an object, envelopes nested past any provider's)
 raises :class:`~standard_tool.exceptions.UsageError`.
 """
 
@@ -22,6 +22,7 @@ from ..exceptions import (
     Issue,
     StandardToolError,
     ToolExecutionError,
+    ToolRefusedError,
     ToolValidationError,
     UsageError,
 )
@@ -124,9 +125,9 @@ class Toolbox:
         if entry is None:
             return self.unknown(call)
         try:
-            return _Outcome(
-                True, _call(entry.tool, self.arguments(entry, call), context, timeout=timeout)
-            )
+            arguments = self.arguments(entry, call)
+            context = _with_request_id(context, call.id)
+            return _Outcome(True, _call(entry.tool, arguments, context, timeout=timeout))
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
 
@@ -141,6 +142,7 @@ class Toolbox:
             return entry
         try:
             arguments = self.arguments(entry, call)
+            context = _with_request_id(context, call.id)
             return _Outcome(True, await acall(entry.tool, arguments, context, timeout=timeout))
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
@@ -155,8 +157,24 @@ class Toolbox:
         return list(await asyncio.gather(*(self.arun(c, context, timeout) for c in calls)))
 
 
+def _with_request_id(context: Any, call_id: str | None) -> Any:
+    """``context`` with the call's id as ``request_id`` (the id a guarded tool's gate runs the
+    call under): added to a mapping (or to no context) that has none; any other context, or
+    a call with no id, is left as it is."""
+    if not call_id:
+        return context
+    if context is None:
+        return {"request_id": call_id}
+    if isinstance(context, Mapping) and context.get("request_id") is None:
+        return {**context, "request_id": call_id}
+    return context
+
+
 def _message(name: str, error: StandardToolError) -> str:
-    """The model-facing text of a failed call, the tool named as the model knows it."""
+    """The model-facing text of a failed call, the tool named as the model knows it; a
+    guarded tool's refusal is its one JSON line, the same in every framework."""
+    if isinstance(error, ToolRefusedError):
+        return str(error)
     if isinstance(error, ToolValidationError):
         return str(ToolValidationError(name, error.target, error.issues))
     if isinstance(error, ToolExecutionError):
@@ -408,7 +426,8 @@ def run_tool_calls(
       :func:`parse_tool_calls` returned), answered by ``tool`` role messages.
 
     Failures are answers too (see the module docs). ``context`` reaches every tool and never
-    the model; ``timeout`` bounds each call.
+    the model; a call's id is added to it as ``request_id`` (a mapping, or no context, that
+    has none), the id a guarded tool runs the call under once. ``timeout`` bounds each call.
     """
     box = toolbox(tools, provider)
     found = _checked(read_tool_calls(calls, provider))

@@ -1,0 +1,200 @@
+"""Guarded tools in LangChain: the model's tool call id is the gate's request id, and a refusal
+reads as an error ``ToolMessage`` whose content is the refusal's one JSON line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+
+import standard_tool as st
+from standard_tool.boundary import Budget, Decision, Gate
+from standard_tool.exceptions import ToolRefusedError
+from standard_tool.registry import runtime
+from standard_tool_langchain import from_langchain, to_langchain
+
+LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
+
+
+class Shop:
+    """A guarded refund tool: who it ran for (its side effects) and what context it saw."""
+
+    def __init__(self, budget: int = 10) -> None:
+        self.refunds: list[str] = []
+        self.contexts: list[Any] = []
+
+        @st.tool
+        def refund(customer: str, note: str = "", context: Any = None) -> dict[str, Any]:
+            """Refund a customer's last order."""
+            self.refunds.append(customer)
+            self.contexts.append(context)
+            return {"refunded": customer}
+
+        self.gate = Gate(
+            policy=lambda request: (
+                Decision.deny("not_found", "Unknown customer.")
+                if request.arguments["customer"] == "mallory"
+                else True
+            ),
+            approvals=lambda request: len(request.arguments.get("note", "")) > 40,
+            budgets=[Budget(limit=budget)],
+        )
+        self.tool = to_langchain(self.gate.guard(refund))
+
+
+def call_of(args: dict[str, Any], id: str) -> dict[str, Any]:
+    return {"type": "tool_call", "name": "refund", "args": args, "id": id}
+
+
+def refusal(message: Any) -> dict[str, Any]:
+    assert isinstance(message, ToolMessage) and message.status == "error"
+    assert isinstance(message.content, str) and "\n" not in message.content
+    payload: dict[str, Any] = json.loads(message.content)
+    return payload
+
+
+# -- the tool call id is the request id ------------------------------------------------------
+
+
+def test_a_tool_call_id_runs_the_call_once() -> None:
+    shop = Shop()
+    first = shop.tool.invoke(call_of({"customer": "ada"}, "call_a"))
+    again = shop.tool.invoke(call_of({"customer": "ada"}, "call_a"))
+    assert (first.status, again.status) == ("success", "success")
+    assert json.loads(first.content) == json.loads(again.content) == {"refunded": "ada"}
+    assert shop.refunds == ["ada"]
+    assert shop.contexts == [{"request_id": "call_a"}]
+    shop.tool.invoke(call_of({"customer": "ada"}, "call_b"))  # another call: it runs
+    assert shop.refunds == ["ada", "ada"]
+
+
+def test_a_tool_call_id_runs_the_call_once_async() -> None:
+    shop = Shop()
+
+    async def twice() -> list[Any]:
+        return [await shop.tool.ainvoke(call_of({"customer": "ada"}, "call_a")) for _ in "12"]
+
+    messages = asyncio.run(twice())
+    assert [m.status for m in messages] == ["success", "success"]
+    assert shop.refunds == ["ada"] and shop.contexts == [{"request_id": "call_a"}]
+
+
+def test_the_apps_own_request_id_is_kept() -> None:
+    shop = Shop()
+    config: Any = {"configurable": {"request_id": "order-7", "actor": "alice"}}
+    shop.tool.invoke(call_of({"customer": "ada"}, "call_a"), config=config)
+    shop.tool.invoke(call_of({"customer": "ada"}, "call_b"), config=config)
+    assert shop.refunds == ["ada"]
+    assert shop.contexts == [{"request_id": "order-7", "actor": "alice"}]
+
+
+def test_a_direct_invoke_has_no_call_id_and_raises_the_refusal() -> None:
+    shop = Shop()
+    with pytest.raises(ToolRefusedError) as raised:
+        shop.tool.invoke({"customer": "mallory"})
+    assert raised.value.code == "not_found" and shop.refunds == []
+
+
+# -- what the model reads ----------------------------------------------------------------
+
+
+def test_a_denied_customer_reads_as_not_found() -> None:
+    shop = Shop()
+    message = shop.tool.invoke(call_of({"customer": "mallory"}, "call_m"))
+    assert refusal(message) == {
+        "code": "not_found",
+        "retryable": False,
+        "message": "Unknown customer.",
+        "request_id": "call_m",
+    }
+    assert message.tool_call_id == "call_m" and shop.refunds == []
+
+
+def test_a_denied_customer_reads_as_not_found_async() -> None:
+    shop = Shop()
+    message = asyncio.run(shop.tool.ainvoke(call_of({"customer": "mallory"}, "call_m")))
+    assert refusal(message)["code"] == "not_found"
+    assert refusal(message)["request_id"] == "call_m" and shop.refunds == []
+
+
+def test_a_long_note_waits_for_approval_then_runs_once() -> None:
+    shop = Shop()
+    call = call_of({"customer": "ada", "note": LONG_NOTE}, "call_h")
+    held = refusal(shop.tool.invoke(call))
+    assert held["code"] == "held_for_review" and held["request_id"] == "call_h"
+    assert held["retryable"] is False and shop.refunds == []
+    assert shop.gate.pending("call_h") is not None
+
+    shop.gate.approve("call_h", approver="lead")
+    ran = shop.tool.invoke(call)
+    replayed = shop.tool.invoke(call)
+    assert (ran.status, replayed.status) == ("success", "success")
+    assert ran.content == replayed.content and shop.refunds == ["ada"]
+
+
+def test_a_spent_budget_reads_as_budget_exceeded() -> None:
+    shop = Shop(budget=2)
+    answers = [shop.tool.invoke(call_of({"customer": "ada"}, f"call_{n}")) for n in range(3)]
+    assert [m.status for m in answers] == ["success", "success", "error"]
+    assert refusal(answers[2]) == {
+        "code": "budget_exceeded",
+        "retryable": True,
+        "message": "The budget for this call is used up; try later.",
+        "request_id": "call_2",
+    }
+    assert shop.tool.invoke(call_of({"customer": "ada"}, "call_0")).status == "success"
+    assert shop.refunds == ["ada", "ada"]  # a repeated call id costs no budget
+
+
+def test_an_agent_loop_reads_refusals_and_a_repeated_call_runs_once(tool_loop: Any) -> None:
+    shop = Shop()
+    replies = [
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "refund", "args": {"customer": "mallory"}, "id": "c1"},
+                {"name": "refund", "args": {"customer": "ada"}, "id": "c2"},
+            ],
+        ),
+        AIMessage("", tool_calls=[{"name": "refund", "args": {"customer": "ada"}, "id": "c2"}]),
+        AIMessage("Refunded Ada; Mallory is not a customer."),
+    ]
+    _, messages = tool_loop(replies, [shop.tool])
+    results = [m for m in messages if isinstance(m, ToolMessage)]
+    assert [(m.tool_call_id, m.status) for m in results] == [
+        ("c1", "error"),
+        ("c2", "success"),
+        ("c2", "success"),
+    ]
+    assert refusal(results[0])["code"] == "not_found"
+    assert results[1].content == results[2].content and shop.refunds == ["ada"]
+    assert messages[-1].content == "Refunded Ada; Mallory is not a customer."
+
+
+def test_adopted_back_the_refusal_keeps_its_type() -> None:
+    shop = Shop()
+    adopted = from_langchain(shop.tool)
+    with pytest.raises(ToolRefusedError) as raised:
+        st.call(adopted, {"customer": "mallory"}, {"tool_call_id": "call_x"})
+    assert raised.value.code == "not_found" and raised.value.request_id == "call_x"
+
+
+def test_the_runtime_gives_each_call_an_id_of_its_own() -> None:
+    shop, target = Shop(), runtime("langchain")
+    assert target is not None
+    outcomes = [
+        target.call(shop.tool, {"customer": customer})
+        for customer in ("ada", "ada", "bob", "mallory")
+    ]
+    assert [outcome.value for outcome in outcomes[:3]] == [
+        {"refunded": "ada"},
+        {"refunded": "ada"},
+        {"refunded": "bob"},
+    ]
+    assert json.loads(outcomes[3].error or "")["code"] == "not_found"
+    assert shop.refunds == ["ada", "ada", "bob"]
+    ids = [context["request_id"] for context in shop.contexts]
+    assert len(set(ids)) == 3 and all(id.startswith("call_") for id in ids)
