@@ -19,8 +19,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from _timing import pair_us
-
 import standard_tool as st
 from standard_tool.boundary import (
     CallRequest,
@@ -31,6 +29,8 @@ from standard_tool.boundary import (
     SqliteStore,
     Store,
 )
+
+from _timing import pair_us
 
 NUMBER = 2_000
 ROUNDS = 7

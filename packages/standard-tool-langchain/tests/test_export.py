@@ -275,14 +275,7 @@ def test_context_is_the_configurable_mapping() -> None:
     native.invoke(call_of("probe", {}), config={"configurable": {"user": "u1"}})
     native.invoke({})
     asyncio.run(native.ainvoke({}, config={"configurable": {"user": "u2"}}))
-    native.invoke(call_of("probe", {}, id="call_2"), config={"configurable": {"request_id": "r"}})
-    assert seen == [
-        {"token": SECRET},
-        {"user": "u1", "request_id": "call_1"},  # a model's call: its id is the request id
-        None,
-        {"user": "u2"},
-        {"request_id": "r"},  # unless the app gave one
-    ]
+    assert seen == [{"token": SECRET}, {"user": "u1"}, None, {"user": "u2"}]
 
 
 def test_context_getter_option_and_convert_options() -> None:

@@ -193,7 +193,9 @@ PUBLIC: dict[str, list[str]] = {
         "SqliteStore",
         "Store",
         "call_digest",
+        "guarded_of",
         "report_effect",
+        "with_request_id",
     ],
     "standard_tool.testing": [
         "AdapterContract",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["ContextGetter", "config_for", "context_from_config", "with_request_id"]
+__all__ = ["ContextGetter", "config_for", "context_from_config"]
 
 ContextGetter = Callable[[Mapping[str, Any] | None], Any]
 """Builds the standard context from a LangChain ``RunnableConfig`` (``None`` outside a run)."""
@@ -51,15 +51,3 @@ def config_for(context: Any) -> dict[str, Any] | None:
     if isinstance(context, Mapping):
         return {"configurable": dict(context)}
     return {"configurable": {"context": context}}
-
-
-def with_request_id(context: Any, call_id: str | None) -> Any:
-    """``context`` with the model's tool call id as ``request_id``: added to a mapping (or to
-    no context) that has none; any other context, or no call id, is left as it is."""
-    if not call_id:
-        return context
-    if context is None:
-        return {"request_id": call_id}
-    if isinstance(context, Mapping) and context.get("request_id") is None:
-        return {**context, "request_id": call_id}
-    return context

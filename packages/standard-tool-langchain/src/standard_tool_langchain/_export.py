@@ -13,10 +13,11 @@ from pydantic import PrivateAttr
 
 import standard_tool as st
 from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions, pack_metadata
+from standard_tool.boundary import with_request_id
 from standard_tool.exceptions import NotJsonError, ToolRefusedError
 from standard_tool.names import OPENAI_NAMES, NameRule, sanitize_name
 
-from ._context import ContextGetter, context_from_config, with_request_id
+from ._context import ContextGetter, context_from_config
 from ._events import AsyncEvents, events_for
 
 __all__ = ["METADATA_KEY", "NAMES", "StandardStructuredTool", "to_langchain", "to_langchain_tools"]
@@ -141,7 +142,7 @@ class StandardStructuredTool(StructuredTool):
     def _run(self, /, *args: Any, **kwargs: Any) -> Any:
         config = var_child_runnable_config.get()
         context = with_request_id(
-            (self._get_context or context_from_config)(config), _TOOL_CALL_ID.get()
+            self._standard, (self._get_context or context_from_config)(config), _TOOL_CALL_ID.get()
         )
         events = events_for(config, asynchronous=False)
         try:
@@ -155,7 +156,7 @@ class StandardStructuredTool(StructuredTool):
     async def _arun(self, /, *args: Any, **kwargs: Any) -> Any:
         config = var_child_runnable_config.get()
         context = with_request_id(
-            (self._get_context or context_from_config)(config), _TOOL_CALL_ID.get()
+            self._standard, (self._get_context or context_from_config)(config), _TOOL_CALL_ID.get()
         )
         events = events_for(config, asynchronous=True)
         try:

@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from standard_tool import StandardTool
-from standard_tool.adapters import WrapperTool
-from standard_tool.boundary import GuardedTool
+from standard_tool.boundary import guarded_of
 from standard_tool.exceptions import ToolRefusedError
 
 from . import _compat
@@ -28,7 +27,6 @@ from ._content import text_block
 __all__ = [
     "REQUEST_ID_META",
     "TENANT_CLAIMS",
-    "guard_of",
     "identify",
     "refusal_result",
     "sees",
@@ -42,17 +40,6 @@ MAX_REQUEST_ID = 200
 """Characters a request id sent in ``_meta`` may have."""
 _DEPTH = 32
 """Wrappers looked through for a guarded tool."""
-
-
-def guard_of(tool: StandardTool) -> GuardedTool | None:
-    """The guarded tool ``tool`` is, or wraps (through tool wrappers), else ``None``."""
-    for _ in range(_DEPTH):
-        if isinstance(tool, GuardedTool):
-            return tool
-        if not isinstance(tool, WrapperTool):
-            return None
-        tool = tool.wrapped
-    return None
 
 
 def identify(context: dict[str, Any], meta: Mapping[str, Any] | None) -> str | None:
@@ -83,7 +70,7 @@ def identify(context: dict[str, Any], meta: Mapping[str, Any] | None) -> str | N
 
 def sees(tool: StandardTool, context: Any) -> bool:
     """Whether this caller sees ``tool``: a guarded tool asks its gate, any other is seen."""
-    guarded = guard_of(tool)
+    guarded = guarded_of(tool)
     return guarded is None or bool(guarded.gate.visible([guarded.wrapped], context))
 
 

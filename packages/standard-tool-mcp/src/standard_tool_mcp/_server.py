@@ -20,6 +20,7 @@ from standard_tool import (
     reporting,
 )
 from standard_tool.adapters import export_tools
+from standard_tool.boundary import guarded_of
 from standard_tool.exceptions import (
     NotJsonError,
     StandardToolError,
@@ -31,7 +32,7 @@ from standard_tool.exceptions import (
 from standard_tool.names import MCP_NAMES
 
 from . import _compat
-from ._boundary import REQUEST_ID_META, guard_of, identify, refusal_result, sees
+from ._boundary import REQUEST_ID_META, identify, refusal_result, sees
 from ._content import text_block, to_content
 from ._descriptors import WRAPPED, to_mcp_tool
 
@@ -81,7 +82,7 @@ class _Served:
         wire = _compat.dump(descriptor)
         output = wire.get("outputSchema")
         own = isinstance(tool, Tool)  # a Tool validates its own input and output
-        guarded = guard_of(tool) is not None  # its gate checks the input, after visibility
+        guarded = guarded_of(tool) is not None  # its gate checks the input, after visibility
         declared = getattr(tool, "timeout", None)
         return cls(
             tool=tool,
@@ -255,7 +256,7 @@ def to_mcp_server(
             tools, lambda tool, name: _Served.of(tool, name, timeout), MCP_NAMES
         )
     }
-    guarded = any(guard_of(entry.tool) is not None for entry in served.values())
+    guarded = any(guarded_of(entry.tool) is not None for entry in served.values())
     levels: weakref.WeakKeyDictionary[Any, LogLevel] = weakref.WeakKeyDictionary()
 
     def set_level(ctx: Any, level: str) -> None:
@@ -295,7 +296,7 @@ def to_mcp_server(
             raise _compat.error(INVALID_PARAMS, wrong)
         if not sees(entry.tool, context):  # hidden from this caller: as if unknown
             raise unknown(ctx, tool_name, context)
-        if guard_of(entry.tool) is not None and REQUEST_ID_META not in (meta or {}):
+        if guarded_of(entry.tool) is not None and REQUEST_ID_META not in (meta or {}):
             # A JSON-RPC id names a message of one connection (clients reuse them), not a call
             # a retry repeats: the gate makes a request id of its own.
             context["request_id"] = None

@@ -6,46 +6,19 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic_ai import RunContext
 from pydantic_ai.exceptions import ApprovalRequired
 from pydantic_ai.tools import DeferredToolRequests
 
-from standard_tool import StandardTool
-from standard_tool.adapters import METADATA_KEY, WrapperTool
-from standard_tool.boundary import GuardedTool
+from standard_tool.adapters import METADATA_KEY
 from standard_tool.exceptions import ToolRefusedError
 
-__all__ = ["deferral", "guard_of", "with_request_id"]
+__all__ = ["deferral"]
 
 _DEPTH = 32
 """Wrappers looked through for a guarded tool, and output specs looked into."""
-
-
-def guard_of(tool: StandardTool) -> GuardedTool | None:
-    """The guarded tool ``tool`` is, or wraps (through tool wrappers), else ``None``."""
-    for _ in range(_DEPTH):
-        if isinstance(tool, GuardedTool):
-            return tool
-        if not isinstance(tool, WrapperTool):
-            return None
-        tool = tool.wrapped
-    return None
-
-
-def with_request_id(context: Any, ctx: RunContext[Any]) -> Any:
-    """``context`` holding the tool call's id as ``request_id``, unless it holds one already
-    (or is not a mapping, which cannot hold one)."""
-    call_id = ctx.tool_call_id
-    if not call_id:
-        return context
-    if context is None:
-        return {"request_id": call_id}
-    if isinstance(context, Mapping) and not context.get("request_id"):
-        return {**context, "request_id": call_id}
-    return context
 
 
 def deferral(refusal: ToolRefusedError, ctx: RunContext[Any]) -> ApprovalRequired | None:

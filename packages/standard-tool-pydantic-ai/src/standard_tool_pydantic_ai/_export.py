@@ -25,6 +25,7 @@ from standard_tool.adapters import (
     issues_from_pydantic,
     pack_metadata,
 )
+from standard_tool.boundary import guarded_of, with_request_id
 from standard_tool.exceptions import (
     Issue,
     NotJsonError,
@@ -38,7 +39,7 @@ from standard_tool.exceptions import (
 )
 from standard_tool.names import OPENAI_NAMES, NameMap, NameRule, sanitize_name
 
-from ._boundary import deferral, guard_of, with_request_id
+from ._boundary import deferral
 from ._compat import ToolFailed
 from ._context import ContextOption, context_getter
 
@@ -96,7 +97,7 @@ class StandardArgsValidator:
     def _guarded(self) -> bool:
         """A guarded tool's gate checks the input itself, after visibility and under the call's
         request id, and refuses it as ``invalid_arguments``."""
-        return guard_of(self.tool) is not None
+        return guarded_of(self.tool) is not None
 
     @cached_property
     def _issues(self) -> Callable[[Any], Sequence[Issue] | None]:
@@ -240,7 +241,7 @@ class StandardPydanticAITool(Tool[Any]):
         self._standard = tool
         self._get_context = context_getter(context)
         self._on_failure = on_failure
-        self._guarded = guard_of(tool)
+        self._guarded = guarded_of(tool)
         self.name = name or tool.name
         schema = _StandardFunctionSchema(self)
         super().__init__(
@@ -274,8 +275,7 @@ class StandardPydanticAITool(Tool[Any]):
         """Run the standard tool for one call: its result, or the failure as ``on_failure``
         says (invalid arguments are a ``ModelRetry``)."""
         context = self._get_context(ctx)
-        if self._guarded is not None:
-            context = with_request_id(context, ctx)
+        context = with_request_id(self._standard, context, ctx.tool_call_id)
         typed = TYPED_ERRORS.get()
         token = TYPED_ERRORS.set(False) if typed else None
         try:

@@ -12,7 +12,7 @@ machine-readable line in every framework.
 from ._audit import JsonlAudit, LoggingAudit
 from ._budget import Budget
 from ._cedar import CedarPolicy
-from ._gate import Gate, GuardedTool, report_effect
+from ._gate import Gate, GuardedTool, guarded_of, report_effect, with_request_id
 from ._otel import OpenTelemetryAudit
 from ._redis import RedisStore
 from ._sqlite import SqliteStore
@@ -37,5 +37,7 @@ __all__ = [
     "SqliteStore",
     "Store",
     "call_digest",
+    "guarded_of",
     "report_effect",
+    "with_request_id",
 ]

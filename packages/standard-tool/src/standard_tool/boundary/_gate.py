@@ -47,7 +47,7 @@ from ._budget import Budget
 from ._store import MemoryStore, Store
 from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt
 
-__all__ = ["Gate", "GuardedTool", "report_effect"]
+__all__ = ["Gate", "GuardedTool", "guarded_of", "report_effect", "with_request_id"]
 
 log = logging.getLogger("standard_tool.boundary")
 
@@ -115,6 +115,34 @@ class GuardedTool(WrapperTool):
 
     def __repr__(self) -> str:
         return f"GuardedTool({self.wrapped!r})"
+
+
+_WRAPPERS = 32
+"""Tool wrappers looked through for a guarded tool."""
+
+
+def guarded_of(tool: Any) -> GuardedTool | None:
+    """The guarded tool ``tool`` is, or wraps (through tool wrappers), else ``None``."""
+    for _ in range(_WRAPPERS):
+        if isinstance(tool, GuardedTool):
+            return tool
+        if not isinstance(tool, WrapperTool):
+            return None
+        tool = tool.wrapped
+    return None
+
+
+def with_request_id(tool: Any, context: Any, call_id: Any) -> Any:
+    """The context an adapter hands a call of ``tool``: with the framework's own call id as
+    ``request_id`` when ``tool`` is guarded (its gate runs a request id once) and the context is
+    a mapping, or none, that has no request id; else ``context`` as it is."""
+    if not isinstance(call_id, str) or not call_id or guarded_of(tool) is None:
+        return context
+    if context is None:
+        return {"request_id": call_id}
+    if isinstance(context, Mapping) and context.get("request_id") is None:
+        return {**context, "request_id": call_id}
+    return context
 
 
 class Gate:

@@ -18,6 +18,7 @@ from threading import Lock
 from typing import Any, NamedTuple
 
 from .._protocols import StandardTool
+from ..boundary._gate import with_request_id
 from ..exceptions import (
     Issue,
     StandardToolError,
@@ -126,7 +127,7 @@ class Toolbox:
             return self.unknown(call)
         try:
             arguments = self.arguments(entry, call)
-            context = _with_request_id(context, call.id)
+            context = with_request_id(entry.tool, context, call.id)
             return _Outcome(True, _call(entry.tool, arguments, context, timeout=timeout))
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
@@ -142,7 +143,7 @@ class Toolbox:
             return entry
         try:
             arguments = self.arguments(entry, call)
-            context = _with_request_id(context, call.id)
+            context = with_request_id(entry.tool, context, call.id)
             return _Outcome(True, await acall(entry.tool, arguments, context, timeout=timeout))
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
@@ -155,19 +156,6 @@ class Toolbox:
         if len(calls) == 1:
             return [await self.arun(calls[0], context, timeout)]
         return list(await asyncio.gather(*(self.arun(c, context, timeout) for c in calls)))
-
-
-def _with_request_id(context: Any, call_id: str | None) -> Any:
-    """``context`` with the call's id as ``request_id`` (the id a guarded tool's gate runs the
-    call under): added to a mapping (or to no context) that has none; any other context, or
-    a call with no id, is left as it is."""
-    if not call_id:
-        return context
-    if context is None:
-        return {"request_id": call_id}
-    if isinstance(context, Mapping) and context.get("request_id") is None:
-        return {**context, "request_id": call_id}
-    return context
 
 
 def _message(name: str, error: StandardToolError) -> str:
