@@ -1,14 +1,17 @@
 """Guarded tools (``standard_tool.boundary``) served over MCP, seen by real clients: the
-request id, the authenticated caller, refusals as results, and per-caller tool lists."""
+request id, the authenticated caller, refusals as results, per-caller tool lists, and a held
+call confirmed in a client that declares elicitation."""
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+import mcp.types as types
 import pytest
 from mcp.server.auth.provider import AccessToken
 
@@ -17,6 +20,7 @@ from standard_tool.boundary import CallRequest, Decision, Gate
 from standard_tool_mcp import to_asgi_app, to_mcp_server
 from standard_tool_mcp._boundary import REQUEST_ID_META
 from standard_tool_mcp._compat import (
+    MAJOR,
     MCPError,
     call_tool,
     dump,
@@ -64,9 +68,11 @@ async def _call(
 
 
 @asynccontextmanager
-async def http_session(url: str, token: str) -> AsyncIterator[Any]:
+async def http_session(
+    url: str, token: str, callbacks: dict[str, Any] | None = None
+) -> AsyncIterator[Any]:
     headers = {"authorization": f"Bearer {token}"}
-    async with open_session(http_client_transport(url, headers), 20) as session:
+    async with open_session(http_client_transport(url, headers), 20, callbacks) as session:
         yield session
 
 
@@ -240,3 +246,187 @@ def test_a_hidden_tool_is_listed_only_for_whom_its_gate_shows_it() -> None:
     assert names == ["ping"]
     assert called == unknown.replace("'nope'", "'double'")  # an unknown tool, word for word
     assert "'double'" not in unknown
+
+
+# Confirmation in the client
+
+
+class Person:
+    """An elicitation callback that records what it was asked and answers as told."""
+
+    def __init__(self, action: str, content: dict[str, Any] | None = None) -> None:
+        self.action, self.content = action, content
+        self.asked: list[Any] = []
+
+    async def __call__(self, context: Any, params: Any) -> Any:
+        self.asked.append(dump(params))
+        return types.ElicitResult(action=self.action, content=self.content)  # type: ignore[arg-type]
+
+
+def reviewed() -> tuple[Gate, Any, list[Any]]:
+    """A gate that holds every call for review, and a counter behind it."""
+    bump, runs = counter()
+    gate = Gate(approvals=lambda request: True)
+    return gate, gate.guard(bump), runs
+
+
+ASKED_IN = ["a request", "a result"] if MAJOR >= 2 else ["a request"]
+"""How the server asks the client: with an ``elicitation/create`` request of its own (the
+initialize handshake's protocols), or in an ``input_required`` result the client answers by
+sending the call again (protocol 2026-07-28, SDK 2.x)."""
+
+
+def _options(answer: Any, asked_in: str = "a request") -> dict[str, Any]:
+    options: dict[str, Any] = {} if answer is None else {"elicitation_callback": answer}
+    if MAJOR >= 2:
+        options["mode"] = "legacy" if asked_in == "a request" else "2026-07-28"
+    return options
+
+
+async def _ask(
+    server: Any, answer: Any, arguments: dict[str, Any], asked_in: str = "a request"
+) -> dict[str, Any]:
+    async with memory_session(server, callbacks=_options(answer, asked_in)) as session:
+        return dump(await call_tool(session, "bump", arguments, 10, None))
+
+
+def _refusal(result: dict[str, Any]) -> dict[str, Any]:
+    assert result["isError"] is True
+    payload: dict[str, Any] = result["structuredContent"]
+    assert [json.loads(block["text"]) for block in result["content"]] == [payload]
+    return payload
+
+
+@pytest.mark.parametrize("asked_in", ASKED_IN)
+async def test_an_approval_in_the_client_runs_the_call_once(asked_in: str) -> None:
+    gate, bump, runs = reviewed()
+    person = Person("accept", {"approve": True})
+    result = await _ask(to_mcp_server(bump), person, {"n": 1}, asked_in)
+    assert result.get("isError") is not True and result["structuredContent"] == {"result": 2}
+    (context,) = runs
+    approval = gate.store.approval(context["request_id"])
+    assert approval is not None
+    assert approval.status == "used" and approval.approver == "mcp-client"
+    (asked,) = person.asked
+    assert "'bump'" in asked["message"] and approval.summary in asked["message"]
+    schema = asked["requestedSchema"]
+    assert schema["required"] == ["approve"]
+    assert schema["properties"]["approve"]["type"] == "boolean"
+
+
+@pytest.mark.parametrize(
+    ("action", "content"),
+    [("decline", None), ("cancel", None), ("accept", {"approve": False})],
+    ids=["decline", "cancel", "accept-no"],
+)
+@pytest.mark.parametrize("asked_in", ASKED_IN)
+async def test_a_refusal_in_the_client_rejects_the_call(
+    action: str, content: Any, asked_in: str
+) -> None:
+    gate, bump, runs = reviewed()
+    answer = Person(action, content)
+    payload = _refusal(await _ask(to_mcp_server(bump), answer, {"n": 1}, asked_in))
+    assert payload["code"] == "denied" and runs == []
+    approval = gate.store.approval(payload["request_id"])
+    assert approval is not None and approval.status == "rejected"
+    assert approval.approver == "mcp-client" and approval.reason == "declined in the client"
+    assert len(answer.asked) == 1
+
+
+async def _held(
+    server: Any, gate: Gate, runs: list[Any], answer: Any, asked_in: str = "a request"
+) -> None:
+    payload = _refusal(await _ask(server, answer, {"n": 1}, asked_in))
+    assert payload["code"] == "held_for_review" and runs == []
+    assert gate.pending(payload["request_id"]) is not None
+
+
+@pytest.mark.parametrize("asked_in", ASKED_IN)
+async def test_a_client_without_elicitation_gets_the_held_result(asked_in: str) -> None:
+    gate, bump, runs = reviewed()
+    await _held(to_mcp_server(bump), gate, runs, None, asked_in)
+
+
+@pytest.mark.parametrize("asked_in", ASKED_IN)
+async def test_with_elicit_approvals_off_a_held_call_is_not_asked_about(asked_in: str) -> None:
+    gate, bump, runs = reviewed()
+    person = Person("accept", {"approve": True})
+    await _held(to_mcp_server(bump, elicit_approvals=False), gate, runs, person, asked_in)
+    assert person.asked == []
+
+
+@pytest.mark.parametrize("asked_in", ASKED_IN)
+@pytest.mark.parametrize("content", [{"approve": "yes"}, {}, None])
+async def test_an_answer_without_a_boolean_leaves_the_call_held(
+    content: Any, asked_in: str
+) -> None:
+    gate, bump, runs = reviewed()
+    person = Person("accept", content)
+    await _held(to_mcp_server(bump), gate, runs, person, asked_in)
+    assert len(person.asked) == 1
+
+
+async def test_a_failed_elicitation_request_leaves_the_call_held() -> None:
+    async def broken(context: Any, params: Any) -> Any:
+        return types.ErrorData(code=-32603, message="no person here")
+
+    gate, bump, runs = reviewed()
+    await _held(to_mcp_server(bump), gate, runs, broken)
+
+
+@pytest.mark.skipif(MAJOR < 2, reason="a 1.x client session answering late fails at its close")
+async def test_an_unanswered_elicitation_leaves_the_call_held_at_the_time_limit() -> None:
+    gave_up = anyio.Event()
+
+    class Watch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "TimeoutError" in record.getMessage():
+                gave_up.set()
+
+    async def away(context: Any, params: Any) -> Any:
+        await gave_up.wait()  # answers only once the server stopped waiting
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    gate, bump, runs = reviewed()
+    server = to_mcp_server(bump, timeout=0.5)
+    logger, watch = logging.getLogger("standard_tool_mcp"), Watch()
+    logger.addHandler(watch)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        async with memory_session(server, callbacks=_options(away)) as session:
+            result = dump(await call_tool(session, "bump", {"n": 1}, 10, None))
+    finally:
+        logger.removeHandler(watch)
+        logger.setLevel(level)
+    payload = _refusal(result)
+    assert payload["code"] == "held_for_review" and runs == []
+    assert gate.pending(payload["request_id"]) is not None
+
+
+@pytest.mark.parametrize("asked_in", ASKED_IN)
+async def test_a_call_refused_for_another_reason_is_not_asked_about(asked_in: str) -> None:
+    bump, runs = counter()
+    gate = Gate(approvals=lambda request: True)
+    gate.disable("bump")
+    person = Person("accept", {"approve": True})
+    payload = _refusal(await _ask(to_mcp_server(gate.guard(bump)), person, {"n": 1}, asked_in))
+    assert payload["code"] == "disabled" and person.asked == [] and runs == []
+
+
+def test_the_authenticated_caller_is_the_approver() -> None:
+    gate, bump, runs = reviewed()
+    person = Person("accept", {"approve": True})
+    app = to_asgi_app(bump, stateless=False, token_verifier=Verifier())
+
+    async def calls(url: str) -> dict[str, Any]:
+        callbacks = {"elicitation_callback": person}
+        async with http_session(url, "alice-token", callbacks) as session:
+            return dump(await call_tool(session, "bump", {"n": 1}, 10, None))
+
+    with serving(app) as url:
+        result = anyio.run(calls, url)
+    assert result["structuredContent"] == {"result": 2}
+    (context,) = runs
+    approval = gate.store.approval(context["request_id"])
+    assert approval is not None and approval.approver == "alice" and approval.actor == "alice"

@@ -10,10 +10,15 @@ request id, the caller's identity, its view of the tool list, and the form of a 
   calling an unknown tool.
 - A refusal is an ``isError`` result: the refusal's JSON line as text, its payload as
   structured content.
+- A held call (``held_for_review``) of a client that declared elicitation is put to the
+  person through the client (:func:`confirm`): a form naming the tool and showing the
+  approval's summary, with one required boolean, ``approve``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,11 +30,19 @@ from . import _compat
 from ._content import text_block
 
 __all__ = [
+    "APPROVAL_FORM",
+    "APPROVAL_KEY",
+    "CLIENT_APPROVER",
+    "DECLINED",
     "REQUEST_ID_META",
     "TENANT_CLAIMS",
+    "approver_of",
+    "confirm",
     "identify",
+    "question",
     "refusal_result",
     "sees",
+    "verdict",
 ]
 
 REQUEST_ID_META = "standard-tool/request-id"
@@ -38,8 +51,26 @@ TENANT_CLAIMS = ("tenant", "tid")
 """The access token's claims read, in this order, as the caller's tenant."""
 MAX_REQUEST_ID = 200
 """Characters a request id sent in ``_meta`` may have."""
-_DEPTH = 32
-"""Wrappers looked through for a guarded tool."""
+APPROVAL_FORM: Mapping[str, Any] = {
+    "type": "object",
+    "properties": {
+        "approve": {
+            "type": "boolean",
+            "title": "Approve",
+            "description": "Run this call (true) or reject it (false).",
+        }
+    },
+    "required": ["approve"],
+}
+"""The form a held call is confirmed with, in a client that declared elicitation."""
+APPROVAL_KEY = "standard-tool/approval"
+"""The key of the approval form in an ``input_required`` result (protocol 2026-07-28)."""
+CLIENT_APPROVER = "mcp-client"
+"""The approver recorded for an answer in the client of a caller with no ``actor``."""
+DECLINED = "declined in the client"
+"""The reason recorded for a call rejected in the client."""
+
+_logger = logging.getLogger("standard_tool_mcp")
 
 
 def identify(context: dict[str, Any], meta: Mapping[str, Any] | None) -> str | None:
@@ -72,6 +103,44 @@ def sees(tool: StandardTool, context: Any) -> bool:
     """Whether this caller sees ``tool``: a guarded tool asks its gate, any other is seen."""
     guarded = guarded_of(tool)
     return guarded is None or bool(guarded.gate.visible([guarded.wrapped], context))
+
+
+def approver_of(context: Mapping[str, Any]) -> str:
+    """Who answered in the client: the caller's ``actor``, else :data:`CLIENT_APPROVER`."""
+    actor = context.get("actor")
+    return actor if isinstance(actor, str) and actor else CLIENT_APPROVER
+
+
+def question(held: ToolRefusedError, name: str) -> str:
+    """What the person is asked about the held call ``held`` of the tool served as ``name``."""
+    summary = (held.approval or {}).get("summary", "")
+    return f"The call of {name!r} waits for your approval: {summary}"
+
+
+def verdict(action: Any, content: Any) -> bool | None:
+    """The person's answer to :data:`APPROVAL_FORM`: ``True`` to run the call; ``False`` when
+    they decline, cancel, or answer ``approve: false``; ``None`` for no answer (an accepted
+    form whose ``approve`` is not a boolean)."""
+    if action in ("decline", "cancel"):
+        return False
+    answer = content.get("approve") if isinstance(content, Mapping) else None
+    return answer if action == "accept" and isinstance(answer, bool) else None
+
+
+async def confirm(ctx: Any, held: ToolRefusedError, name: str, limit: float | None) -> bool | None:
+    """The :func:`verdict` of the person, asked with a request to the client of the request
+    of ``ctx``, on the held call ``held``; ``None`` (no answer) when the client failed or
+    did not answer within ``limit`` seconds."""
+    try:
+        action, content = await asyncio.wait_for(
+            _compat.elicit_form(ctx, question(held, name), APPROVAL_FORM), limit
+        )
+    except Exception as exc:  # the client failed or did not answer in time: still held
+        _logger.info(
+            "asking the client about a held call of %r failed (%s)", name, type(exc).__name__
+        )
+        return None
+    return verdict(action, content)
 
 
 def refusal_result(error: ToolRefusedError) -> Any:

@@ -27,13 +27,18 @@ import mcp.types as types
 __all__ = [
     "MAJOR",
     "MCPError",
+    "ask_in_result",
     "call_tool",
+    "can_elicit",
     "connection_of",
     "dump",
     "dump_message",
+    "elicit_form",
     "error",
     "error_reply",
     "http_client_transport",
+    "input_answer",
+    "input_required",
     "list_tools_page",
     "list_tools_raw",
     "make_server",
@@ -58,9 +63,7 @@ MCPError: type[Exception] = _exceptions.MCPError if MAJOR >= 2 else _exceptions.
 _DEPRECATED: type[Warning] = getattr(_exceptions, "MCPDeprecationWarning", DeprecationWarning)
 
 ListHandler = Callable[[Any], Awaitable[list[types.Tool]]]
-CallHandler = Callable[
-    [Any, str, dict[str, Any], Mapping[str, Any] | None], Awaitable[types.CallToolResult]
-]
+CallHandler = Callable[[Any, str, dict[str, Any], Mapping[str, Any] | None], Awaitable[Any]]
 LevelHandler = Callable[[Any, str], None]
 
 
@@ -113,7 +116,7 @@ def make_server(
         async def on_list(ctx: Any, params: Any) -> types.ListToolsResult:
             return types.ListToolsResult(tools=await list_tools(ctx))
 
-        async def on_call(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        async def on_call(ctx: Any, params: types.CallToolRequestParams) -> Any:
             return await call_tool(ctx, params.name, params.arguments or {}, ctx.meta)
 
         async def on_level(ctx: Any, params: Any) -> Any:
@@ -160,6 +163,60 @@ def connection_of(ctx: Any) -> Any:
     its log level): the 1.x session, or the connection behind a 2.x per-request session."""
     session = getattr(ctx, "session", None)
     return getattr(session, "_connection", session)
+
+
+def can_elicit(ctx: Any) -> bool:
+    """Whether the client of the request of ``ctx`` declared form elicitation when it
+    initialized (an ``elicitation`` capability with ``form``, or with neither mode, which
+    means form)."""
+    session = getattr(ctx, "session", None)
+    if MAJOR >= 2:
+        capabilities = getattr(session, "client_capabilities", None)
+    else:
+        capabilities = getattr(getattr(session, "client_params", None), "capabilities", None)
+    modes = getattr(capabilities, "elicitation", None)
+    return modes is not None and (modes.form is not None or modes.url is None)
+
+
+async def elicit_form(ctx: Any, message: str, schema: Mapping[str, Any]) -> tuple[str, Any]:
+    """Ask the client of the request of ``ctx`` to fill in a form (``elicitation/create``,
+    sent on the request's own stream): its ``action`` and ``content``."""
+    result = await ctx.session.elicit_form(message, dict(schema), ctx.request_id)
+    return result.action, result.content
+
+
+INPUT_REQUIRED_VERSION = "2026-07-28"
+"""The protocol version from which a server asks its client in a result, not a request."""
+
+
+def ask_in_result(ctx: Any) -> bool:
+    """Whether the server asks the client of the request of ``ctx`` in the request's result
+    (protocol 2026-07-28 on 2.x: an ``input_required`` result, answered by the client sending
+    the request again with its answers), rather than with a request of its own."""
+    version = getattr(ctx, "protocol_version", None)
+    return MAJOR >= 2 and isinstance(version, str) and version >= INPUT_REQUIRED_VERSION
+
+
+def input_required(key: str, message: str, schema: Mapping[str, Any], state: str) -> Any:
+    """An ``input_required`` result asking for one form (under ``key``), with ``state``
+    for the client to send back with its answer."""
+    form = types.ElicitRequestFormParams(message=message, requested_schema=dict(schema))
+    return _types.InputRequiredResult(
+        input_requests={key: types.ElicitRequest(params=form)}, request_state=state
+    )
+
+
+def input_answer(ctx: Any, key: str) -> tuple[str, Any, Any] | None:
+    """A request sent again with answers to an ``input_required`` result: its request state,
+    and the ``action`` and ``content`` of the form answered under ``key`` (else ``None``)."""
+    params = getattr(ctx, "params", None)
+    if not ask_in_result(ctx) or not isinstance(params, Mapping):
+        return None
+    state, answers = params.get("requestState"), params.get("inputResponses")
+    answer = answers.get(key) if isinstance(answers, Mapping) else None
+    if not isinstance(state, str) or not isinstance(answer, Mapping):
+        return None
+    return state, answer.get("action"), answer.get("content")
 
 
 async def send_progress(

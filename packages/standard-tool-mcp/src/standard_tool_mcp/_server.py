@@ -32,7 +32,19 @@ from standard_tool.exceptions import (
 from standard_tool.names import MCP_NAMES
 
 from . import _compat
-from ._boundary import REQUEST_ID_META, identify, refusal_result, sees
+from ._boundary import (
+    APPROVAL_FORM,
+    APPROVAL_KEY,
+    DECLINED,
+    REQUEST_ID_META,
+    approver_of,
+    confirm,
+    identify,
+    question,
+    refusal_result,
+    sees,
+    verdict,
+)
 from ._content import text_block, to_content
 from ._descriptors import WRAPPED, to_mcp_tool
 
@@ -232,6 +244,7 @@ def to_mcp_server(
     timeout: float | None = DEFAULT_CALL_TIMEOUT,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
     log_level: LogLevel = DEFAULT_LOG_LEVEL,
+    elicit_approvals: bool = True,
 ) -> Any:
     """A low-level MCP server (``mcp.server.lowlevel.Server``) that serves ``tools``.
 
@@ -244,6 +257,12 @@ def to_mcp_server(
     ``timeout`` of its own; ``max_concurrency`` bounds the calls running at once (the others
     wait for a free slot, at most their time limit); ``log_level`` is the least severe level of the
     tools' log messages sent to a client that has not chosen one with ``logging/setLevel``.
+
+    ``elicit_approvals``: a held call of a guarded tool (``held_for_review``) is put to the
+    person through a client that declared elicitation (a form with a required boolean
+    ``approve``, answered within the call's time limit): approved, the call runs once and its
+    result is sent; declined, cancelled or ``false``, it is rejected and the ``denied``
+    refusal sent. Without an answer, or with ``False`` here, the held result is sent.
     """
     if timeout is not None:
         _positive(timeout, "timeout")
@@ -283,6 +302,34 @@ def to_mcp_server(
     async def list_tools(ctx: Any) -> list[Any]:
         return [entry.descriptor for entry in seen(ctx)]
 
+    def pending(entry: _Served, request_id: str | None) -> bool:
+        """Whether a call of ``entry`` waits for approval under ``request_id`` at its gate."""
+        guarded = guarded_of(entry.tool)
+        try:
+            return (
+                guarded is not None
+                and request_id is not None
+                and guarded.gate.pending(request_id) is not None
+            )
+        except Exception:  # its store failed: as if nothing waits
+            return False
+
+    def decide(entry: _Served, request_id: str, answer: bool, context: dict[str, Any]) -> bool:
+        """Approve or reject the held call ``request_id`` as the person answered in the client;
+        ``False`` when the gate cannot (its store failed, or it was decided meanwhile)."""
+        guarded = guarded_of(entry.tool)
+        if guarded is None:
+            return False
+        try:
+            if answer:
+                guarded.gate.approve(request_id, approver=approver_of(context))
+            else:
+                guarded.gate.reject(request_id, approver=approver_of(context), reason=DECLINED)
+        except Exception:
+            return False
+        context["request_id"] = request_id
+        return True
+
     async def call_tool(
         ctx: Any, tool_name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None
     ) -> Any:
@@ -307,7 +354,9 @@ def to_mcp_server(
             least = requested
         reporter = _CallReporter(ctx, meta, least, tool)
         slots = limiter.slots()
-        try:
+
+        async def run() -> Any:
+            """The call, in a free slot (the result or its error)."""
             try:
                 if slots.locked():  # wait for a slot, at most the call's time limit
                     await asyncio.wait_for(slots.acquire(), entry.limit)
@@ -321,6 +370,34 @@ def to_mcp_server(
                     return await entry.run(arguments, context)
             finally:
                 slots.release()
+
+        # Protocol 2026-07-28: the call sent again with the answer to its approval form.
+        answered = _compat.input_answer(ctx, APPROVAL_KEY) if elicit_approvals else None
+        if answered is not None and pending(entry, answered[0]):
+            context["request_id"] = answered[0]
+        else:
+            answered = None
+        try:
+            try:
+                return await run()
+            except ToolRefusedError as exc:
+                held = exc.request_id
+                if exc.code != "held_for_review" or held is None or not elicit_approvals:
+                    raise
+                if not pending(entry, held):  # not its own gate's approval request
+                    raise
+                if answered is not None and answered[0] == held:
+                    answer = verdict(answered[1], answered[2])
+                elif not _compat.can_elicit(ctx):
+                    raise
+                elif _compat.ask_in_result(ctx):
+                    form = question(exc, tool_name), APPROVAL_FORM
+                    return _compat.input_required(APPROVAL_KEY, *form, held)
+                else:
+                    answer = await confirm(ctx, exc, tool_name, entry.limit)
+                if answer is None or not decide(entry, held, answer, context):
+                    raise
+            return await run()  # the same call again, through its gate: it runs, or is denied
         except ToolRefusedError as exc:
             return refusal_result(exc)
         except StandardToolError as exc:
