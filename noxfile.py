@@ -117,11 +117,18 @@ PROVIDER_REQUIRES = (
 BOUNDARY_CORE = f"{CORE}[redis,cedar,otel]"
 """The core as the ``boundary`` session installs it: with the extras of its Redis store, Cedar
 policies and OpenTelemetry audit."""
-BOUNDARY_LINT_REQUIRES = ("redis>=5",)
+BOUNDARY_LINT_REQUIRES = (
+    "redis>=5",
+    "cedarpy>=4.12,<5",
+    "opentelemetry-api>=1.20",
+    "opentelemetry-sdk>=1.20",
+)
 """What the ``lint`` session adds for ``mypy`` on the boundary's tests."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
-INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18",)
+INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18", "cedarpy>=4.12,<5")
+"""cedarpy: the worked example of the execution boundary (``examples/crm.py``) runs a Cedar
+policy in every framework."""
 CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
 FRAMEWORK_MODULES = ("langchain_core", "llama_index", "mcp", "pydantic_ai")
 """The import names of the frameworks; the core-only sessions have none of them."""
@@ -273,7 +280,7 @@ def envs() -> list[Env]:
             "boundary",
             "The execution boundary with the core's redis, cedar and otel extras: the Redis "
             "store on a real redis-server (installed; started on 127.0.0.1 for the run).",
-            requires=TEST_REQUIRES,
+            requires=(*TEST_REQUIRES, "opentelemetry-sdk>=1.20"),
             local=(BOUNDARY_CORE,),
             commands=(_pytest(f"{CORE}/boundary_tests"),),
         ),
