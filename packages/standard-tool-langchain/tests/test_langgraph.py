@@ -76,7 +76,7 @@ def test_tool_node_runs_exported_tools_with_configurable_as_context() -> None:
     seen: list[Any] = []
     out = graph(seen).invoke({"messages": [CALLS]}, config={"configurable": {"token": SECRET}})
     check(out["messages"])
-    assert seen == [{"token": SECRET, "request_id": "c6"}]  # the tool call's id
+    assert seen == [{"token": SECRET}]
 
 
 def test_tool_node_passes_the_langgraph_runtime_context() -> None:

@@ -77,9 +77,9 @@ def test_call_tool_and_acall_tool_answer_an_error_output_with_the_line() -> None
         asyncio.run(acall_tool(shop.tool, {"customer": "mallory"})),
     ):
         assert output.is_error
-        assert isinstance(output.exception, ToolRefusedError)
-        assert output.raw_output == str(output.exception)
-        assert output.content == "Encountered error: " + str(output.exception)  # LlamaIndex's
+        line = str(output.raw_output)  # older llama-index keeps no ``exception`` on the output
+        assert json.loads(line)["code"] == "not_found"
+        assert output.content == "Encountered error: " + line  # LlamaIndex's
         assert read_line(str(output.raw_output)) == NOT_FOUND
     assert shop.refunds == []
 
@@ -119,10 +119,9 @@ async def test_an_agent_reads_the_refusal_as_an_error_output(agent: Any) -> None
     )
     refused, ran = sorted(run.outputs, key=lambda output: not output.is_error)
     assert refused.is_error and not ran.is_error
-    assert isinstance(refused.exception, ToolRefusedError)
-    assert refused.content == str(refused.exception)  # the line itself, as the model reads it
-    assert read_line(refused.content) == NOT_FOUND
-    assert re.fullmatch(r"[0-9a-f]{32}", refused.exception.request_id or "")  # the gate's own
+    assert read_line(refused.content) == NOT_FOUND  # the line itself, as the model reads it
+    request_id = json.loads(refused.content)["request_id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", request_id or "")  # the gate's own
     told = sorted(str(m.content) for m in run.llm.seen_messages[1] if m.role == "tool")
     assert told == sorted([refused.content, ran.content])
     assert ran.raw_output == {"refunded": "ada"} and shop.refunds == ["ada"]
