@@ -167,6 +167,7 @@ PUBLIC: dict[str, list[str]] = {
         "hookimpl",
         "hookspec",
     ],
+    "standard_tool.contracts": [],
     "standard_tool.dialects": [
         "BUILTIN_DIALECTS",
         "Dialect",
@@ -217,9 +218,19 @@ PUBLIC: dict[str, list[str]] = {
 }
 """Each public module and its ``__all__``."""
 
-SUBPACKAGES = {"boundary", "checks", "plugins", "providers", "run", "schema", "testing", "tools"}
-"""The package's folders (``boundary``, ``checks``, ``providers`` and ``testing`` are public as
-well)."""
+SUBPACKAGES = {
+    "boundary",
+    "checks",
+    "contracts",
+    "plugins",
+    "providers",
+    "run",
+    "schema",
+    "testing",
+    "tools",
+}
+"""The package's folders (``boundary``, ``checks``, ``contracts``, ``providers`` and ``testing``
+are public as well)."""
 
 
 @pytest.mark.parametrize("module", sorted(PUBLIC))
