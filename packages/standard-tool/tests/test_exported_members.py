@@ -167,7 +167,16 @@ PUBLIC: dict[str, list[str]] = {
         "hookimpl",
         "hookspec",
     ],
-    "standard_tool.contracts": [],
+    "standard_tool.contracts": [
+        "FORMAT",
+        "Finding",
+        "declaration",
+        "dump_snapshot",
+        "load_snapshot",
+        "schema_digest",
+        "snapshot",
+        "tool_digest",
+    ],
     "standard_tool.dialects": [
         "BUILTIN_DIALECTS",
         "Dialect",

@@ -2,4 +2,17 @@
 between two versions of it (a breaking-change diff), and where its schema leaves the core of
 JSON Schema that every provider and framework reads alike (a portability lint)."""
 
-__all__: list[str] = []
+from ._digest import declaration, schema_digest, tool_digest
+from ._finding import Finding
+from ._snapshot import FORMAT, dump_snapshot, load_snapshot, snapshot
+
+__all__ = [
+    "FORMAT",
+    "Finding",
+    "declaration",
+    "dump_snapshot",
+    "load_snapshot",
+    "schema_digest",
+    "snapshot",
+    "tool_digest",
+]
