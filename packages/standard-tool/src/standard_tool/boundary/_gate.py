@@ -21,7 +21,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .._protocols import StandardTool
@@ -82,15 +82,17 @@ class _Run:
     context: Any
 
 
-@dataclass
 class _Trace:
     """What one call's audit event says, filled in as the call goes."""
 
-    outcome: str = "refused"
-    code: str | None = None
-    approval: Approval | None = None
-    effects: list[str] = field(default_factory=list)
-    request: CallRequest | None = None
+    __slots__ = ("approval", "code", "effects", "outcome", "request")
+
+    def __init__(self) -> None:
+        self.outcome = "refused"
+        self.code: str | None = None
+        self.approval: Approval | None = None
+        self.effects: list[str] = []
+        self.request: CallRequest | None = None
 
 
 Step = Callable[[CallRequest], Any]
@@ -341,7 +343,9 @@ class Gate:
         # Visible: a hidden tool reads as an unknown one, before anything else is said.
         if self.visibility is not None:
             try:
-                seen = yield self.visibility(tool.wrapped, context)
+                seen = self.visibility(tool.wrapped, context)
+                if _awaited(seen):
+                    seen = yield seen
             except Exception:
                 log.warning("visible() raised for tool %r: hidden", name, exc_info=True)
                 seen = False
@@ -361,14 +365,8 @@ class Gate:
             refuse("disabled", "This tool is switched off.")
 
         actor, tenant = _identity(context)
-        request = CallRequest(
-            tool=name,
-            arguments=input,
-            context=context,
-            actor=actor,
-            tenant=tenant,
-            request_id=request_id,
-            schema_digest=_schema_digest(tool),
+        request = CallRequest._make(
+            name, input, context, actor, tenant, request_id, _schema_digest(tool)
         )
         trace.request = request
 
@@ -378,7 +376,10 @@ class Gate:
             if step is None:
                 continue
             try:
-                decision = _decision((yield step(request)), default)
+                answer = step(request)
+                if _awaited(answer):
+                    answer = yield answer
+                decision = _decision(answer, default)
             except Exception:
                 log.warning("a step of the gate raised for tool %r: denied", name, exc_info=True)
                 decision = Decision.deny("denied", _DENIED)
@@ -401,7 +402,10 @@ class Gate:
         wanted = held is not None
         if not wanted and self.approvals is not None:
             try:
-                wanted = _bool((yield self.approvals(request)), "approvals")
+                answer = self.approvals(request)
+                if _awaited(answer):
+                    answer = yield answer
+                wanted = _bool(answer, "approvals")
             except Exception:
                 log.warning("approvals() failed for tool %r: denied", name, exc_info=True)
                 refuse("denied", _DENIED)
@@ -498,9 +502,7 @@ class Gate:
                 trace.outcome = "unknown_outcome"
                 refuse("unknown_outcome", "The outcome of this call is not known.")
             if found is not None:
-                done = Receipt(**{**vars(held), "state": "succeeded", "result": found})
-                done.finished = time.time()
-                self._keep(done)
+                self._keep(_ended(held, "succeeded", result=found, effect_id=held.effect_id))
                 trace.outcome = "reconciled"
                 return found
             if not self._safely(self.store.replace, held, claim):  # another process took it
@@ -512,24 +514,22 @@ class Gate:
         try:
             result = yield _Run(request.arguments, request.context)
         except ToolTimeoutError:
-            claim.state, claim.finished = "unknown_outcome", time.time()
-            claim.code, claim.message = "timeout", "The tool did not finish in time."
-            self._keep(claim)
+            message = "The tool did not finish in time."
+            self._keep(_ended(claim, "unknown_outcome", code="timeout", message=message))
             trace.outcome = "timeout"
             refuse("timeout", "The tool did not finish in time; its outcome is not known.")
         except ToolRefusedError:
-            self._keep(_failed(claim, "failed", "The tool refused the call."))
+            self._keep(_ended(claim, "failed", code="failed", message="The tool refused the call."))
             raise
         except StandardToolError as error:
             message = _message(error)
-            self._keep(_failed(claim, "failed", message))
+            self._keep(_ended(claim, "failed", code="failed", message=message))
             trace.outcome = "failed"
             refuse("failed", message)
         finally:
             _effects.reset(token)
-        claim.state, claim.result, claim.finished = "succeeded", result, time.time()
-        claim.effect_id = effects[-1] if effects else None
-        self._keep(claim)
+        effect = effects[-1] if effects else None
+        self._keep(_ended(claim, "succeeded", result=result, effect_id=effect))
         trace.outcome = "succeeded"
         return result
 
@@ -628,6 +628,12 @@ def _schema_digest(tool: GuardedTool) -> str:
     return held
 
 
+def _awaited(answer: Any) -> bool:
+    """Whether a step's answer is to be awaited (by the driver) before it is read; a bool or a
+    Decision, what sync steps answer, is read at once."""
+    return type(answer) is not bool and type(answer) is not Decision and inspect.isawaitable(answer)
+
+
 def _decision(answer: Any, default: str) -> Decision:
     if isinstance(answer, Decision):
         return answer
@@ -691,6 +697,27 @@ def _running(receipt: Receipt, now: float) -> bool:
     return receipt.state == "running" and receipt.lease_until > now
 
 
-def _failed(claim: Receipt, code: str, message: str) -> Receipt:
-    claim.state, claim.code, claim.message, claim.finished = "failed", code, message, time.time()
-    return claim
+def _ended(
+    claim: Receipt,
+    state: Any,
+    *,
+    result: Any = None,
+    code: str | None = None,
+    message: str | None = None,
+    effect_id: str | None = None,
+) -> Receipt:
+    """The receipt of a claimed call that has ended. A receipt is never changed once a store
+    holds it (a :class:`MemoryStore` keeps the object itself): an outcome is a new one."""
+    return Receipt(
+        request_id=claim.request_id,
+        tool=claim.tool,
+        digest=claim.digest,
+        state=state,
+        result=result,
+        code=code,
+        message=message,
+        effect_id=effect_id,
+        started=claim.started,
+        finished=time.time(),
+        lease_until=claim.lease_until,
+    )

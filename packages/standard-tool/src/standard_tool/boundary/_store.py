@@ -16,7 +16,8 @@ __all__ = ["MemoryStore", "Store", "refill"]
 @runtime_checkable
 class Store(Protocol):
     """What a :class:`~standard_tool.boundary.Gate` keeps, each operation atomic across every
-    process that shares the store."""
+    process that shares the store. A gate never changes a receipt it has given to the store or
+    been given by it: a store may keep and hand back the objects themselves."""
 
     def claim(self, receipt: Receipt) -> Receipt | None:
         """Record ``receipt`` (a call starting) unless its request id has one already; return
@@ -80,7 +81,10 @@ def refill(
 
 
 class MemoryStore:
-    """A :class:`Store` in this process's memory (lost when it ends; not shared)."""
+    """A :class:`Store` in this process's memory (lost when it ends; not shared).
+
+    Receipts are kept and handed back as they are (a gate never changes a receipt once a
+    store holds it); approvals, which an app changes, are copied both ways."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -93,8 +97,8 @@ class MemoryStore:
         with self._lock:
             held = self._receipts.get(receipt.request_id)
             if held is not None:
-                return copy.copy(held)
-            self._receipts[receipt.request_id] = copy.copy(receipt)
+                return held
+            self._receipts[receipt.request_id] = receipt
             return None
 
     def replace(self, old: Receipt, new: Receipt) -> bool:
@@ -102,17 +106,15 @@ class MemoryStore:
             held = self._receipts.get(old.request_id)
             if held is None or (held.state, held.started) != (old.state, old.started):
                 return False
-            self._receipts[old.request_id] = copy.copy(new)
+            self._receipts[old.request_id] = new
             return True
 
     def save(self, receipt: Receipt) -> None:
         with self._lock:
-            self._receipts[receipt.request_id] = copy.copy(receipt)
+            self._receipts[receipt.request_id] = receipt
 
     def receipt(self, request_id: str) -> Receipt | None:
-        with self._lock:
-            held = self._receipts.get(request_id)
-            return None if held is None else copy.copy(held)
+        return self._receipts.get(request_id)
 
     def save_approval(self, approval: Approval) -> None:
         with self._lock:

@@ -68,6 +68,31 @@ class CallRequest:
     request_id: str
     schema_digest: str
 
+    @classmethod
+    def _make(
+        cls,
+        tool: str,
+        arguments: Any,
+        context: Any,
+        actor: str | None,
+        tenant: str | None,
+        request_id: str,
+        schema_digest: str,
+    ) -> CallRequest:
+        """The gate's own constructor, for every call: the fields set at once, without the
+        frozen class's checked assignment of each."""
+        request = object.__new__(cls)
+        request.__dict__.update(
+            tool=tool,
+            arguments=arguments,
+            context=context,
+            actor=actor,
+            tenant=tenant,
+            request_id=request_id,
+            schema_digest=schema_digest,
+        )
+        return request
+
     @cached_property
     def digest(self) -> str:
         """:func:`call_digest` of this call (computed on first use)."""

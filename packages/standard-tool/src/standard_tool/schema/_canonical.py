@@ -23,7 +23,7 @@ def canonical_json(value: Any) -> bytes:
     digits, so that two different integers never share a form. Anything that is not JSON data
     (NaN, a set, a lone surrogate, nesting past Python's recursion limit) is a UsageError.
     """
-    if _plain(value, 0):
+    if _plain(value):
         try:  # no float, keys in UTF-16 order: the C encoder writes exactly RFC 8785's bytes
             return _ENCODER.encode(value).encode("utf-8")
         except (UnicodeEncodeError, RecursionError):
@@ -49,23 +49,33 @@ _PLAIN_DEPTH = 64
 _SCALARS = (str, int, bool, type(None))
 
 
-def _plain(value: Any, depth: int) -> bool:
+def _plain(value: Any) -> bool:
     """Whether ``value`` holds no float, only string keys below U+D800 (whose code-point order
-    is their UTF-16 order, which RFC 8785 sorts by), and nests at most ``_PLAIN_DEPTH`` deep."""
-    if isinstance(value, _SCALARS):
-        return not isinstance(value, float)
-    if depth > _PLAIN_DEPTH:
-        return False
-    if type(value) is dict:
-        for key, item in value.items():
-            if type(key) is not str or (key and max(key) >= "\ud800"):
+    is their UTF-16 order, which RFC 8785 sorts by), and nests at most ``_PLAIN_DEPTH`` deep.
+
+    Every digest of a guarded call asks this, so the walk is a loop over the containers only,
+    each scalar told by its exact type first."""
+    if type(value) is not dict and type(value) is not list and type(value) is not tuple:
+        return isinstance(value, _SCALARS) and not isinstance(value, float)
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > _PLAIN_DEPTH:
+            return False
+        if type(node) is dict:
+            for key in node:
+                if type(key) is not str or not (key.isascii() or max(key) < "\ud800"):
+                    return False
+            node = node.values()
+        for item in node:
+            kind = type(item)
+            if kind is str or kind is int or kind is bool or item is None:
+                continue
+            if kind is dict or kind is list or kind is tuple:
+                stack.append((item, depth + 1))
+            elif not isinstance(item, _SCALARS) or isinstance(item, float):
                 return False
-            if not _plain(item, depth + 1):
-                return False
-        return True
-    if type(value) is list or type(value) is tuple:
-        return all(_plain(item, depth + 1) for item in value)
-    return False
+    return True
 
 
 def digest(value: Any) -> str:
