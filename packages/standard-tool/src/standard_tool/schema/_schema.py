@@ -147,14 +147,16 @@ class PydanticSchema:
         return self._adapter.validator
 
     def validate(self, value: Any, /) -> Result:
-        from pydantic import ValidationError
-
         try:
             return Result(self.validator.validate_python(value))
-        except ValidationError as exc:
-            return Result(issues=issues_from_pydantic(exc))
         except RecursionError:
             return Result(issues=TOO_DEEP)
+        except Exception as exc:  # pydantic is imported by then; its import is not on every call
+            from pydantic import ValidationError
+
+            if isinstance(exc, ValidationError):
+                return Result(issues=issues_from_pydantic(exc))
+            raise
 
     def json_schema(
         self, *, side: Side = "input", target: JsonSchemaTarget = "draft-2020-12"
