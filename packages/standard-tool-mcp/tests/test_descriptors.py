@@ -8,9 +8,12 @@ import mcp.types as types
 import pytest
 
 from standard_tool import Tool, input_json_schema, output_json_schema
+from standard_tool.contracts import tool_digest
 from standard_tool.exceptions import UsageError
 from standard_tool_mcp import from_mcp_tool, to_mcp_tool
 from standard_tool_mcp._compat import dump
+
+DIGEST = "standard-tool/digest"
 
 
 def _tool(**fields: Any) -> Tool:
@@ -39,7 +42,7 @@ def test_meta_hints_become_annotations_and_the_rest_goes_to_meta() -> None:
         "idempotentHint": True,
         "openWorldHint": False,
     }
-    assert wire["_meta"] == {"team": "x"}
+    assert wire["_meta"] == {"team": "x", DIGEST: tool_digest(tool)}
 
 
 def test_a_hint_that_is_not_a_bool_is_refused() -> None:
@@ -109,7 +112,11 @@ FOREIGN: list[dict[str, Any]] = [
 def test_foreign_descriptors_round_trip_exactly(wire: dict[str, Any]) -> None:
     descriptor = types.Tool.model_validate(wire)
     adopted = from_mcp_tool(descriptor, session=object())  # type: ignore[arg-type]
-    assert to_mcp_tool(adopted) == descriptor
+    served = dump(to_mcp_tool(adopted))
+    assert served["_meta"].pop(DIGEST) == tool_digest(adopted)  # served with its digest
+    if not served["_meta"]:
+        del served["_meta"]
+    assert types.Tool.model_validate(served) == descriptor
     assert adopted.input_schema.schema == wire["inputSchema"]
     assert adopted.description == (wire.get("description") or "")
 

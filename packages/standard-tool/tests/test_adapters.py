@@ -305,6 +305,8 @@ ERRORS = [
     exceptions.InputGenerationError("no input can be generated from the schema"),
     exceptions.StepTimeoutError("no answer within 1 s"),
     exceptions.ToolRefusedError("t", "held_for_review", "waits", "r1", {"id": "r1"}),
+    exceptions.PinMismatchError("t", ("description", "input"), "mcp-server-time"),
+    exceptions.PinMismatchError("t", ("unpinned",)),
     exceptions.StandardToolError("no"),
 ]
 

@@ -127,6 +127,7 @@ PUBLIC: dict[str, list[str]] = {
         "Issue",
         "ModelOutputError",
         "NotJsonError",
+        "PinMismatchError",
         "PluginError",
         "REFUSAL_CODES",
         "SchemaNotExpressibleError",
@@ -170,6 +171,7 @@ PUBLIC: dict[str, list[str]] = {
     "standard_tool.contracts": [
         "FORMAT",
         "Finding",
+        "Pin",
         "declaration",
         "dump_snapshot",
         "load_snapshot",

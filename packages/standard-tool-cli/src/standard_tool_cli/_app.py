@@ -29,6 +29,7 @@ from standard_tool.checks import (
     one_line,
     running_threads,
 )
+from standard_tool.contracts import dump_snapshot, snapshot
 from standard_tool.dialects import dialects
 from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
@@ -157,6 +158,17 @@ def _server(command: F) -> F:
     )(command)
 
 
+def _pin(command: F) -> F:
+    return click.option(
+        "--pin",
+        metavar="FILE",
+        expose_value=False,
+        callback=_keep("pin"),
+        help="A snapshot (standard-tool snapshot SOURCE -o FILE) the tools are held to: a tool "
+        "whose description or schemas differ from it, or that it does not name, is refused.",
+    )(command)
+
+
 def _keep(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
     def keep(ctx: click.Context, param: click.Parameter, value: Any) -> None:
         ctx.meta[f"standard_tool.{name}"] = value
@@ -186,7 +198,8 @@ def _open_source(source: str, stack: ExitStack, timeout: float) -> list[Any]:
     meta = click.get_current_context().meta
     errlog = cast("TextIO", ServerLog(shown=bool(meta.get("standard_tool.verbose"))))
     env = meta.get("standard_tool.env") or {}
-    return open_source(source, stack, timeout=timeout, env=env, errlog=errlog)
+    pin = meta.get("standard_tool.pin")
+    return open_source(source, stack, timeout=timeout, env=env, errlog=errlog, pin=pin)
 
 
 @click.group(
@@ -266,6 +279,7 @@ Examples:
 )
 @click.argument("source")
 @_json
+@_pin
 @_server
 @_timeout
 @_debug
@@ -287,6 +301,41 @@ def list_(source: str, as_json: bool, timeout: float) -> None:
                 arguments_summary(st.input_json_schema(tool)),
             )
         console().print(table)
+
+
+@cli.command(
+    "snapshot",
+    epilog="""\b
+Examples:
+  standard-tool snapshot examples/weather.py:TOOLS -o tools.lock.json
+  standard-tool snapshot 'mcp+stdio:uvx mcp-server-time' -o time.lock.json
+  standard-tool list 'mcp+stdio:uvx mcp-server-time' --pin time.lock.json""",
+)
+@click.argument("source")
+@click.option(
+    "-o",
+    "--output",
+    metavar="FILE",
+    help="Write the snapshot to FILE (default: print it).",
+)
+@_server
+@_timeout
+@_debug
+def snapshot_(source: str, output: str | None, timeout: float) -> None:
+    """Every tool SOURCE holds, with its description, schemas and digests: sorted JSON, the
+    same text for the same tools (commit it; `--pin` holds a source to it, `diff` compares)."""
+    with ExitStack() as stack:
+        taken = snapshot(_open_source(source, stack, timeout))
+    text = dump_snapshot(taken)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot write {output!r}: {error.strerror or error}", FAILED) from None
+    count = len(taken["tools"])
+    click.echo(f"{output}: {count} tool{'s' if count != 1 else ''}", err=True)
 
 
 def has_runtime(target: str) -> bool:
@@ -435,6 +484,7 @@ Examples:
     help="The call's request id, the context's \"request_id\" (a gate runs a request id once).",
 )
 @_json
+@_pin
 @_server
 @_timeout
 @_debug
@@ -802,7 +852,7 @@ check.help = inspect.cleandoc(check.help or "").replace(
     "{checks}",
     "\n".join(f"`{name}`: {DESCRIPTIONS[name]}." for name in CHECKS).replace("\n", "\n\n"),
 )
-for _command in (list_, show, call, serve, check):
+for _command in (list_, snapshot_, show, call, serve, check):
     _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
 for _command in (call, serve):
     _command.help = f"{_command.help}\n\n{GATE_HELP}"

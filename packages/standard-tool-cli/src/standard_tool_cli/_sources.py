@@ -16,6 +16,8 @@ from typing import Any, NamedTuple, TextIO
 import standard_tool as st
 from standard_tool.boundary import Gate
 from standard_tool.checks import one_line
+from standard_tool.contracts import Pin
+from standard_tool.exceptions import PinMismatchError
 from standard_tool.registry import adopt_tools, is_standard_tool
 
 from ._errors import CommandError
@@ -48,14 +50,18 @@ def open_source(
     timeout: float | None = 60,
     env: Mapping[str, str] | None = None,
     errlog: TextIO | None = None,
+    pin: str | None = None,
 ) -> list[Any]:
     """The standard tools ``source`` holds; an MCP session stays open until ``stack`` closes.
 
     An ``mcp+stdio:`` server gets the MCP SDK's default environment
     (``mcp.client.stdio.get_default_environment()``) with ``env`` added, and writes its
     stderr to ``errlog`` (default: ``sys.stderr``); ``env`` is a usage error for another
-    SOURCE.
+    SOURCE. ``pin`` is the path of a snapshot the tools are held to
+    (:class:`standard_tool.contracts.Pin`): a tool unlike it, or not in it, is refused with
+    :class:`~standard_tool.exceptions.PinMismatchError`.
     """
+    held = None if pin is None else _pin(pin)
     if env and not source.startswith(MCP_STDIO):
         raise CommandError(
             f"--env sets the environment of a server the command starts: it takes a "
@@ -74,13 +80,24 @@ def open_source(
                 f"SOURCE {source!r} names no command; write 'mcp+stdio:COMMAND ARGS...', "
                 "e.g. 'mcp+stdio:uvx mcp-server-time'"
             )
-        return _connect(source, command, stack, timeout, env=env or {}, errlog=errlog)
+        return _connect(source, command, stack, timeout, env=env or {}, errlog=errlog, pin=held)
     if source.startswith(("http://", "https://")):
-        return _connect(source, source, stack, timeout)
+        return _connect(source, source, stack, timeout, pin=held)
     tools = _adopt(source, load_object(source))
     if not tools:
         raise CommandError(f"SOURCE {source!r} holds no tools; give a tool or a non-empty list")
+    if held is not None:
+        for tool in tools:
+            held.check(tool, source)
     return tools
+
+
+def _pin(path: str) -> Pin:
+    """The pin of ``--pin PATH``: a snapshot file (``standard-tool snapshot SOURCE -o PATH``)."""
+    try:
+        return Pin(path)
+    except st.UsageError as error:
+        raise CommandError(f"--pin {path!r}: {one_line(str(error))}") from None
 
 
 def _connect(
@@ -91,9 +108,10 @@ def _connect(
     *,
     env: Mapping[str, str] | None = None,
     errlog: TextIO | None = None,
+    pin: Pin | None = None,
 ) -> list[Any]:
     """The tools of an MCP server; ``env`` given, a stdio server's full environment is the
-    SDK's default one with ``env`` added."""
+    SDK's default one with ``env`` added; ``pin`` given, they are held to it."""
     try:
         from standard_tool_mcp import connect
     except ImportError:
@@ -101,15 +119,17 @@ def _connect(
             f"SOURCE {source!r} is an MCP server, which needs the MCP adapter; "
             "install it: pip install standard-tool-mcp"
         ) from None
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {} if pin is None else {"pin": pin}
     if env is not None:
         from mcp.client.stdio import get_default_environment
 
-        options = {"env": {**get_default_environment(), **env}, "errlog": errlog}
+        options.update(env={**get_default_environment(), **env}, errlog=errlog)
     try:
         tools: list[Any] = stack.enter_context(connect(server, timeout=timeout, **options))
     except st.UsageError as error:
         raise CommandError(f"SOURCE {source!r}: {one_line(str(error))}") from error
+    except PinMismatchError:
+        raise  # it answered, and is not what was pinned
     except Exception as error:
         raise CommandError(
             f"cannot reach the MCP server of SOURCE {source!r}: {_describe(error)}; check that "

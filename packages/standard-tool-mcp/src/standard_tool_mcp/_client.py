@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import math
+import os
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
@@ -12,8 +14,10 @@ from typing import Any, Protocol
 
 from standard_tool import JsonSchema, Reporter, background_loop, blocked_loop, current_reporter
 from standard_tool.adapters import WrapperTool
+from standard_tool.contracts import Pin, tool_digest
 from standard_tool.exceptions import (
     Issue,
+    PinMismatchError,
     ServerError,
     StandardToolError,
     ToolExecutionError,
@@ -29,7 +33,9 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "MCPTool",
     "MalformedToolWarning",
+    "PinSource",
     "ProgressCallback",
+    "as_pin",
     "from_mcp_tool",
     "load_mcp_tools",
 ]
@@ -41,6 +47,8 @@ _logger = logging.getLogger("standard_tool_mcp")
 
 ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None]]
 """``async (progress, total, message) -> None``: the SDK's ``ProgressFnT``."""
+PinSource = Pin | str | os.PathLike[str] | Mapping[str, Any]
+"""A pin: a :class:`~standard_tool.contracts.Pin`, or a snapshot (data, or a file's path)."""
 
 GONE = "the MCP server is gone (the connection closed)"
 CLOSED = "the MCP session is closed"
@@ -49,11 +57,19 @@ CLOSED = "the MCP session is closed"
 class SessionState:
     """How a connection's session stands, shared by the tools adopted through it."""
 
-    __slots__ = ("ended",)
+    __slots__ = ("ended", "pin", "refused", "source", "stale")
 
     def __init__(self) -> None:
         self.ended: str | None = None
         """Why the session no longer works (:data:`CLOSED` or :data:`GONE`), once it does not."""
+        self.pin: Pin | None = None
+        """The pin the session's tools are held to, if any."""
+        self.source: str | None = None
+        """The server, as errors name it."""
+        self.stale = False
+        """Whether the server said its tool list changed since it was last checked."""
+        self.refused: dict[str, PinMismatchError] = {}
+        """The tools that no longer match the pin, found when the list was checked again."""
 
 
 class MalformedToolWarning(UserWarning):
@@ -129,8 +145,16 @@ class MCPTool(WrapperTool):
         The server's progress notifications for the call go to the caller's
         :func:`standard_tool.current_reporter` (on the caller's loop) and to :attr:`progress`.
         """
-        if self._state is not None and self._state.ended:
-            raise ToolExecutionError(self.name, self._state.ended)
+        state = self._state
+        if state is not None:
+            if state.ended:
+                raise ToolExecutionError(self.name, state.ended)
+            if state.stale:
+                await self._recheck(state)
+            if state.refused:
+                refused = state.refused.get(self.name)
+                if refused is not None:
+                    raise refused
         meta = context.get("meta") if isinstance(context, Mapping) else None
         here = asyncio.get_running_loop()
         progress = _Progress.make(
@@ -142,6 +166,31 @@ class MCPTool(WrapperTool):
         else:
             result = await self._hop(request)
         return self._result(result)
+
+    @property
+    def digest(self) -> str:
+        """The digest of the tool as the server described it
+        (:func:`standard_tool.contracts.tool_digest`): for a tool served by standard-tool, the
+        digest it was served with."""
+        return tool_digest(self)
+
+    async def _recheck(self, state: SessionState) -> None:
+        """The server said its tool list changed: list it again and hold every tool to the
+        pin once more; a tool that now differs is refused from here on."""
+        state.stale = False
+        pin = state.pin
+        if pin is None:
+            return
+        relisted = load_mcp_tools(self.session, timeout=self.timeout)
+        here = asyncio.get_running_loop()
+        tools = await (relisted if here is self._loop else self._hop(relisted))
+        refused: dict[str, PinMismatchError] = {}
+        for tool in tools:
+            try:
+                pin.check(tool, state.source)
+            except PinMismatchError as error:
+                refused[tool.name] = error
+        state.refused = refused
 
     async def _request(
         self, arguments: Any, meta: Mapping[str, Any] | None, progress: ProgressCallback | None
@@ -314,11 +363,18 @@ async def load_mcp_tools(
     *,
     timeout: float | None = DEFAULT_TIMEOUT,
     progress: ProgressCallback | None = None,
+    pin: PinSource | None = None,
+    allow_unpinned: bool = False,
 ) -> list[MCPTool]:
     """Every tool the session's server lists, adopted; a malformed one is skipped with a warning.
 
-    ``timeout`` and ``progress`` are given to each tool (see :func:`from_mcp_tool`).
+    ``timeout`` and ``progress`` are given to each tool (see :func:`from_mcp_tool`). With a
+    ``pin`` (a snapshot, see :mod:`standard_tool.contracts`), a tool whose description, input
+    or output schema differs from the pin raises
+    :class:`~standard_tool.exceptions.PinMismatchError` naming the tool and what changed, as
+    does a tool the pin does not name unless ``allow_unpinned``.
     """
+    held = as_pin(pin, allow_unpinned)
     tools: list[MCPTool] = []
     cursor: str | None = None
     for _ in range(_MAX_PAGES):
@@ -329,7 +385,22 @@ async def load_mcp_tools(
                 tools.append(tool)
         if not cursor:
             break
+    if held is not None:
+        for tool in tools:
+            held.check(tool)
     return tools
+
+
+def as_pin(pin: PinSource | None, allow_unpinned: bool = False) -> Pin | None:
+    """``pin`` as a :class:`~standard_tool.contracts.Pin` (a snapshot is read as one)."""
+    if pin is None:
+        return None
+    if not isinstance(pin, Pin):
+        return Pin(pin, allow_unpinned=allow_unpinned)
+    if allow_unpinned and not pin.allow_unpinned:
+        pin = copy.copy(pin)
+        pin.allow_unpinned = True
+    return pin
 
 
 async def _page(

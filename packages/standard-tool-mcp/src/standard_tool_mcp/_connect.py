@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from standard_tool import background_loop
-from standard_tool.exceptions import ServerError, UsageError
+from standard_tool.exceptions import PinMismatchError, ServerError, UsageError
 
 from . import _compat
 from ._client import (
@@ -29,8 +29,10 @@ from ._client import (
     DEFAULT_TIMEOUT,
     GONE,
     MCPTool,
+    PinSource,
     ProgressCallback,
     SessionState,
+    as_pin,
     load_mcp_tools as load_mcp_tools,
 )
 from ._stdio import ServerProcess, stdio_transport
@@ -92,6 +94,13 @@ class Connection:
     which otherwise go to the Python logger ``standard_tool_mcp``. ``errlog`` receives a stdio
     server's stderr (default: ``sys.stderr``).
 
+    ``pin`` (a snapshot, see :mod:`standard_tool.contracts`) holds the server's tools to what
+    was reviewed: a tool whose description, input or output schema differs from the pin, or
+    that the pin does not name (unless ``allow_unpinned``), fails the connection with a
+    :class:`~standard_tool.exceptions.PinMismatchError`; after the server says its tool list
+    changed, the list is checked again at the next call, and a tool that now differs is
+    refused with that error.
+
     With ``async with`` the session lives on the caller's event loop; with plain ``with``
     it lives on the shared background loop of :func:`standard_tool.call`, so the tools work
     from sync code and from any event loop.
@@ -111,6 +120,8 @@ class Connection:
         progress: ProgressCallback | None = None,
         logging: LoggingCallback | None = None,
         errlog: TextIO | None = None,
+        pin: PinSource | None = None,
+        allow_unpinned: bool = False,
     ) -> None:
         self.server = server
         self.args = list(args)
@@ -123,6 +134,9 @@ class Connection:
         self.progress = progress
         self.logging = logging
         self.errlog = errlog
+        self.pin = as_pin(pin, allow_unpinned)
+        """The pin the server's tools are held to (when listed, and again after the server
+        says its list changed), if any."""
         self.name = _name(server, self.args)
         """The server as errors and logs name it: the command line, the URL, or the server."""
         self.session: Any = None
@@ -238,8 +252,16 @@ class Connection:
             "elicitation_callback": self.elicitation,
             "sampling_callback": self.sampling,
             "logging_callback": self.logging or self._log,
+            "message_handler": self._notified if self.pin is not None else None,
             "log_level": "debug" if self.logging else _mcp_level(_logger.getEffectiveLevel()),
         }
+
+    async def _notified(self, message: Any) -> None:
+        """A server's notification: a changed tool list is checked against the pin again, at
+        the next call of one of its tools (listing it here would hold up the session)."""
+        notification = getattr(message, "root", message)
+        if getattr(notification, "method", None) == "notifications/tools/list_changed":
+            self._state.stale = True
 
     async def _log(self, params: Any) -> None:
         """A server's log message, to the Python logger ``standard_tool_mcp``."""
@@ -260,6 +282,10 @@ class Connection:
             self.session = session
             try:
                 tools = await load_mcp_tools(session, timeout=self.timeout, progress=self.progress)
+                if self.pin is not None:
+                    self._state.pin, self._state.source = self.pin, self.name
+                    for tool in tools:
+                        self.pin.check(tool, self.name)
                 for tool in tools:
                     tool._state = self._state
                 self.tools = tools
@@ -300,8 +326,14 @@ class Connection:
             if ready.cancelled():
                 pass
             elif not ready.done():
-                error = self._failure(failure, stdio=kind == "stdio", timed_out=scope.cancel_called)
-                ready.set_exception(error)
+                refused = _leaf(failure)
+                if isinstance(refused, PinMismatchError):  # it answered: it is not as pinned
+                    ready.set_exception(refused)
+                else:
+                    error = self._failure(
+                        failure, stdio=kind == "stdio", timed_out=scope.cancel_called
+                    )
+                    ready.set_exception(error)
             elif self._state.ended is None or self._state.ended == GONE:
                 self._state.ended = GONE
                 cause = self._cause(failure or self._lost)
@@ -387,7 +419,7 @@ class Connection:
         except asyncio.CancelledError:
             self._abandon(ready)
             raise
-        except ServerError:
+        except (ServerError, PinMismatchError):
             self._task = None
             await asyncio.wait([task])
             raise
@@ -408,7 +440,7 @@ class Connection:
         self._held = asyncio.run_coroutine_threadsafe(self._run(ready, kind, target), loop)
         try:
             return ready.result()
-        except ServerError:
+        except (ServerError, PinMismatchError):
             self._held = None
             raise
         except BaseException:  # KeyboardInterrupt, say
@@ -449,7 +481,8 @@ class Connection:
 
 connect = Connection
 """``connect(server, *, args=(), env=None, cwd=None, headers=None, timeout=60.0,
-elicitation=None, sampling=None, progress=None, logging=None, errlog=None)``: the
+elicitation=None, sampling=None, progress=None, logging=None, errlog=None, pin=None,
+allow_unpinned=False)``: the
 :class:`Connection` to ``server``, for ``async with`` or ``with``."""
 
 

@@ -9,13 +9,14 @@ from typing import Any
 
 from standard_tool import JsonSchema, PydanticSchema, adopt, as_schema, input_json_schema, jsonable
 from standard_tool.adapters import METADATA_KEY, pack_metadata, unpack_metadata
+from standard_tool.contracts import tool_digest
 from standard_tool.exceptions import UsageError
 from standard_tool.names import MCP_NAMES, sanitize_name
 
 from . import _compat
 from ._content import is_media
 
-__all__ = ["HINTS", "WRAPPED", "Fields", "fields_of", "object_root", "to_mcp_tool"]
+__all__ = ["DIGEST_META", "HINTS", "WRAPPED", "Fields", "fields_of", "object_root", "to_mcp_tool"]
 
 HINTS: Mapping[str, str] = {
     "read_only": "readOnlyHint",
@@ -26,6 +27,9 @@ HINTS: Mapping[str, str] = {
 """Standard meta keys and the ``ToolAnnotations`` hints they become."""
 WRAPPED = "x-standard-tool-wrapped"
 """Marks an output schema wrapped as ``{"result": ...}`` because its root is not an object."""
+DIGEST_META = "standard-tool/digest"
+"""The ``_meta`` key of a served tool's descriptor that holds the tool's digest
+(:func:`standard_tool.contracts.tool_digest`)."""
 _RESERVED = frozenset({*HINTS, "mcp"})
 
 
@@ -99,6 +103,8 @@ def to_mcp_tool(tool: Any, *, name: str | None = None) -> Any:
     ``annotations`` hints; ``meta["mcp"]`` holds descriptor fields with no standard slot
     (``icons``, extra ``annotations``, ``execution``...); the rest of meta becomes ``_meta``.
     A non-object output schema is wrapped as ``{"result": ...}`` (see the README).
+    ``_meta["standard-tool/digest"]`` holds the tool's digest
+    (:func:`standard_tool.contracts.tool_digest`).
     """
     import mcp.types as types
 
@@ -132,6 +138,10 @@ def to_mcp_tool(tool: Any, *, name: str | None = None) -> Any:
     renamed = pack_metadata(tool, name=mcp_name, slots=("title", "output_schema", "meta"))
     if renamed:
         extra_meta[METADATA_KEY] = renamed
+    try:
+        extra_meta[DIGEST_META] = tool_digest(tool)
+    except UsageError:  # a meta value that is not JSON data: the tool has no digest
+        pass
     if extra_meta:
         wire["_meta"] = extra_meta
     wire.update(extra)
@@ -152,6 +162,8 @@ class Fields:
     output_schema: dict[str, Any] | None
     meta: dict[str, Any]
     wrapped: bool
+    digest: str | None = None
+    """The digest the server says the tool has (``_meta["standard-tool/digest"]``), unchecked."""
 
 
 def fields_of(descriptor: Any) -> Fields:
@@ -178,6 +190,7 @@ def fields_of(descriptor: Any) -> Fields:
     clashes: dict[str, Any] = {}
     wire_meta = dict(wire.pop("_meta", None) or {})
     original = unpack_metadata(wire_meta.pop(METADATA_KEY, None)).name
+    claimed = wire_meta.pop(DIGEST_META, None)
     for key, value in wire_meta.items():
         (clashes if key in _RESERVED else meta)[key] = value
     if clashes:
@@ -194,4 +207,5 @@ def fields_of(descriptor: Any) -> Fields:
         output_schema=unwrap_output(output) if wrapped else output,
         meta=meta,
         wrapped=wrapped,
+        digest=claimed if isinstance(claimed, str) else None,
     )

@@ -6,6 +6,7 @@ The hierarchy::
     ├── ToolValidationError            a value does not match a tool's input or output schema
     ├── ToolExecutionError             a tool ran and failed (the cause is chained)
     ├── ToolRefusedError               an execution boundary refused a call, or reports its outcome
+    ├── PinMismatchError               a tool differs from its pinned snapshot, or is not in it
     ├── ServerError                    a tool server failed outside any one tool call
     │   └── ToolTimeoutError           a tool did not finish in time; the caller stopped waiting
     ├── ConversionError                a tool cannot be converted to or from a target
@@ -40,6 +41,7 @@ __all__ = [
     "Issue",
     "ModelOutputError",
     "NotJsonError",
+    "PinMismatchError",
     "PluginError",
     "REFUSAL_CODES",
     "SchemaNotExpressibleError",
@@ -207,6 +209,33 @@ class ToolRefusedError(StandardToolError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.tool, self.code, self.message, self.request_id, self.approval))
+
+
+class PinMismatchError(StandardToolError):
+    """A tool is not what its pin (a snapshot, see ``standard_tool.contracts``) promised: its
+    description, input schema or output schema changed, or the pin does not name it.
+
+    Attributes:
+        tool: the tool's name.
+        changed: what differs, in a fixed order: ``description``, ``input``, ``output``; or
+            ``("unpinned",)`` for a tool the pin does not name.
+        source: what the tool came from (a server), when known.
+    """
+
+    def __init__(self, tool: str, changed: Sequence[str], source: str | None = None) -> None:
+        self.tool = tool
+        self.changed = tuple(changed)
+        self.source = source
+        where = f" of {clip(source)}" if source else ""
+        if self.changed == ("unpinned",):
+            text = f"tool {clip(tool)!r}{where} is not in the pin, and unpinned tools are refused"
+        else:
+            parts = ", ".join(self.changed)
+            text = f"tool {clip(tool)!r}{where} differs from its pin: {parts} changed"
+        super().__init__(text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.tool, self.changed, self.source))
 
 
 class ServerError(StandardToolError):

@@ -4,11 +4,13 @@ JSON Schema that every provider and framework reads alike (a portability lint)."
 
 from ._digest import declaration, schema_digest, tool_digest
 from ._finding import Finding
+from ._pin import Pin
 from ._snapshot import FORMAT, dump_snapshot, load_snapshot, snapshot
 
 __all__ = [
     "FORMAT",
     "Finding",
+    "Pin",
     "declaration",
     "dump_snapshot",
     "load_snapshot",
