@@ -9,6 +9,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -37,9 +38,10 @@ def _answers(port: int) -> bool:
     return _ask(port, b"PING").startswith(b"+PONG")
 
 
+@contextmanager
 def _serve(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[int]:
-    """A ``redis-server`` with ``options`` in a folder of its own, until the generator ends:
-    the port it answers PING on."""
+    """A ``redis-server`` with ``options`` in a folder of its own, stopped on leaving: the port
+    it answers PING on."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.fail("redis-server is not installed (Debian: apt-get install redis-server)")
@@ -69,7 +71,7 @@ def _serve(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a Redis server started for this test session, stopped at its end."""
-    for port in _serve(tmp_path_factory):
+    with _serve(tmp_path_factory) as port:
         yield f"redis://127.0.0.1:{port}/0"
 
 
@@ -77,7 +79,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a Redis cluster of one node holding every hash slot, started for this test
     session: a script there may only touch keys of one slot, as in any cluster."""
-    for port in _serve(tmp_path_factory, "--cluster-enabled", "yes"):
+    with _serve(tmp_path_factory, "--cluster-enabled", "yes") as port:
         if not _ask(port, b"CLUSTER ADDSLOTSRANGE 0 16383").startswith(b"+OK"):
             pytest.fail("the one-node Redis cluster did not take every hash slot")
         deadline = time.monotonic() + START
