@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -15,8 +15,9 @@ import pytest
 from script import ROOT, SCRIPT, Run
 
 import standard_tool as st
-from standard_tool.boundary import Approval, Receipt
-from standard_tool.boundary._store import refill
+from standard_tool.boundary import Approval, Receipt, Store
+from standard_tool.boundary._store import Bucket, refund_each, take_each
+from standard_tool.testing import StoreContract
 from standard_tool_mcp import connect
 
 
@@ -87,12 +88,23 @@ class JsonFileStore:
             held["status"] = "used"
             return Approval(**held)
 
-    def take(self, key: str, limit: int, per: float | None, now: float) -> bool:
+    def release(self, claim: Receipt) -> bool:
         with self._data() as data:
-            tokens, updated = data["buckets"].get(key, (float(limit), now))
-            tokens, taken = refill(tokens, updated, limit, per, now)
-            data["buckets"][key] = (tokens, now)
-            return taken
+            held = data["receipts"].get(claim.request_id)
+            if held is None or (held["state"], held["started"]) != (claim.state, claim.started):
+                return False
+            del data["receipts"][claim.request_id]
+            return True
+
+    def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
+        with self._data() as data:
+            new = take_each(_states(data), buckets, now)
+            data["buckets"].update(new or {})
+            return new is not None
+
+    def refund(self, buckets: Sequence[Bucket], now: float) -> None:
+        with self._data() as data:
+            data["buckets"].update(refund_each(_states(data), buckets, now))
 
     def set_disabled(self, tool: str, disabled: bool) -> None:
         with self._data() as data:
@@ -103,6 +115,17 @@ class JsonFileStore:
     def is_disabled(self, tool: str) -> bool:
         with self._data() as data:
             return tool in data["disabled"]
+
+
+def _states(data: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    return {key: (tokens, updated) for key, (tokens, updated) in data["buckets"].items()}
+
+
+class TestJsonFileStore(StoreContract):
+    """The test double keeps the store protocol, as the gate relies on it."""
+
+    def new_store(self, tmp_path: Path) -> Store:
+        return JsonFileStore(tmp_path / "store.json")
 
 
 GATED = '''

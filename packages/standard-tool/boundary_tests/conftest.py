@@ -1,5 +1,6 @@
-"""A real Redis server for the session: ``redis-server`` on 127.0.0.1, a free port, nothing
-saved to disk; a missing ``redis-server`` fails the tests (it is not a reason to skip)."""
+"""Real Redis servers for the session: ``redis-server`` on 127.0.0.1, a free port, nothing
+saved to disk (one alone, and one as a cluster of one node); a missing ``redis-server`` fails
+the tests (it is not a reason to skip)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -22,33 +24,41 @@ def _free_port() -> int:
         return port
 
 
-def _answers(port: int) -> bool:
+def _ask(port: int, command: bytes) -> bytes:
+    """The start of the server's answer to one inline command, or ``b""`` when none came."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1.0) as connection:
-            connection.sendall(b"PING\r\n")
-            return connection.recv(64).startswith(b"+PONG")
+            connection.sendall(command + b"\r\n")
+            return connection.recv(4096)
     except OSError:
-        return False
+        return b""
 
 
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The URL of a Redis server started for this test session, stopped at its end."""
+def _answers(port: int) -> bool:
+    return _ask(port, b"PING").startswith(b"+PONG")
+
+
+@contextmanager
+def _serve(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[int]:
+    """A ``redis-server`` with ``options`` in a folder of its own, stopped on leaving: the port
+    it answers PING on."""
     server = shutil.which("redis-server")
     if server is None:
         pytest.fail("redis-server is not installed (Debian: apt-get install redis-server)")
     port = _free_port()
-    log = tmp_path_factory.mktemp("redis") / "redis.log"
-    command = [server, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly"]
+    folder = tmp_path_factory.mktemp("redis")
+    log = folder / "redis.log"
+    command = [server, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder)]
+    command += ["--save", "", "--appendonly", "no", *options]
     with log.open("wb") as out:
-        process = subprocess.Popen([*command, "no"], stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + START
         while not _answers(port):
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"redis-server did not answer PING on port {port}: {log.read_text()}")
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield port
     finally:
         process.terminate()
         try:
@@ -56,3 +66,25 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(START)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a Redis server started for this test session, stopped at its end."""
+    with _serve(tmp_path_factory) as port:
+        yield f"redis://127.0.0.1:{port}/0"
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a Redis cluster of one node holding every hash slot, started for this test
+    session: a script there may only touch keys of one slot, as in any cluster."""
+    with _serve(tmp_path_factory, "--cluster-enabled", "yes") as port:
+        if not _ask(port, b"CLUSTER ADDSLOTSRANGE 0 16383").startswith(b"+OK"):
+            pytest.fail("the one-node Redis cluster did not take every hash slot")
+        deadline = time.monotonic() + START
+        while b"cluster_state:ok" not in _ask(port, b"CLUSTER INFO"):
+            if time.monotonic() > deadline:
+                pytest.fail("the one-node Redis cluster did not reach cluster_state:ok")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"

@@ -655,23 +655,156 @@ def test_a_held_call_spends_no_budget(kit: Kit) -> None:
     assert st.call(guarded, ARGS, ctx("small"))["n"] == 1
 
 
+def test_a_call_one_budget_refuses_takes_nothing_from_the_others(kit: Kit, mode: str) -> None:
+    gate = Gate(budgets=[Budget(5), Budget(1, key="actor")])
+    guarded = gate.guard(kit.tool)
+    invoke(mode, guarded, ARGS, ctx("a-0"))
+    for i in range(1, 4):  # alice's own budget is spent: the tool's is not touched
+        refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx(f"a-{i}"))
+        assert gate.store.receipt(f"a-{i}") is None  # its request id is free again
+    for i in range(4):
+        invoke(mode, guarded, ARGS, ctx(f"u-{i}", actor=f"user-{i}"))
+    refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("u-4", actor="user-4"))
+    assert len(kit.runs) == 5
+
+
+def test_a_held_call_then_approved_spends_one_unit(kit: Kit, mode: str) -> None:
+    gate = Gate(budgets=[Budget(2)], approvals=lambda r: r.arguments["amount"] > 100)
+    guarded = gate.guard(kit.tool)
+    big = {**ARGS, "amount": 500}
+    for _ in range(3):
+        refusal("held_for_review", invoke, mode, guarded, big, ctx("h"))
+    gate.approve("h", approver="carol")
+    assert invoke(mode, guarded, big, ctx("h"))["n"] == 1
+    assert invoke(mode, guarded, big, ctx("h"))["n"] == 1  # a replay
+    assert invoke(mode, guarded, ARGS, ctx("small"))["n"] == 2
+    refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("small-2"))
+    assert len(kit.runs) == 2
+
+
+class _Rejecting(MemoryStore):
+    """A store where a person, in another process, rejects the approved call ``request_id``
+    between the moment the call takes its budget and the moment it uses its approval."""
+
+    def __init__(self, request_id: str) -> None:
+        super().__init__()
+        self.request_id = request_id
+
+    def take_all(self, buckets: Any, now: float) -> bool:
+        taken = super().take_all(buckets, now)
+        approval = self.approval(self.request_id)
+        if approval is not None and approval.status == "approved":
+            approval.status = "rejected"
+            self.save_approval(approval)
+        return taken
+
+
+def test_an_approval_that_cannot_be_used_spends_nothing(kit: Kit, mode: str) -> None:
+    store = _Rejecting("r-ap")
+    gate = Gate(store=store, budgets=[Budget(1)], approvals=lambda r: r.arguments["amount"] > 9)
+    guarded = gate.guard(kit.tool)
+    big = {**ARGS, "amount": 500}
+    refusal("held_for_review", invoke, mode, guarded, big, ctx("r-ap"))
+    gate.approve("r-ap", approver="carol")
+    refusal("held_for_review", invoke, mode, guarded, big, ctx("r-ap"))  # rejected meanwhile
+    assert kit.runs == [] and store.receipt("r-ap") is None
+    refusal("denied", invoke, mode, guarded, big, ctx("r-ap"))  # the rejection, read
+    assert invoke(mode, guarded, ARGS, ctx("small"))["n"] == 1  # the unit came back
+    refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("small-2"))
+
+
+def test_reconciling_a_found_effect_spends_no_budget(kit: Kit, mode: str) -> None:
+    store = MemoryStore()
+    gate = Gate(store=store, reconcile=lambda r: {"found": True}, budgets=[Budget(1)])
+    guarded = gate.guard(kit.tool)
+    now = time.time()
+    store.claim(
+        Receipt("r-dead", "transfer", _digest(guarded, ARGS), started=now - 9, lease_until=now - 1)
+    )
+    assert invoke(mode, guarded, ARGS, ctx("r-dead")) == {"found": True}
+    assert invoke(mode, guarded, ARGS, ctx("r-dead")) == {"found": True}  # a replay
+    assert kit.runs == []
+    assert invoke(mode, guarded, ARGS, ctx("r-new"))["n"] == 1
+    refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("r-new-2"))
+
+
+def test_a_reconciled_call_its_budget_refuses_keeps_its_receipt(kit: Kit, mode: str) -> None:
+    """Nothing found, the call would run, but its budget is spent: the request id's receipt
+    is the one it had (its outcome still unknown), not a claim of a call that never ran."""
+    store, asked = MemoryStore(), []
+    gate = Gate(store=store, reconcile=lambda r: asked.append(r), budgets=[Budget(0)])
+    guarded = gate.guard(kit.tool)
+    now = time.time()
+    dead = Receipt(
+        "r-dead", "transfer", _digest(guarded, ARGS), started=now - 9, lease_until=now - 1
+    )
+    store.claim(dead)
+    for _ in range(2):
+        refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("r-dead"))
+    assert store.receipt("r-dead") is dead and len(asked) == 2 and kit.runs == []
+
+
+class _Gathering(MemoryStore):
+    """A store whose claims wait (up to 5 s) until ``parties`` calls have come to claim: every
+    call has read no receipt for its request id before one of them claims it."""
+
+    def __init__(self, parties: int) -> None:
+        super().__init__()
+        self.gathering: threading.Barrier | None = threading.Barrier(parties)
+
+    def claim(self, receipt: Receipt) -> Receipt | None:
+        if self.gathering is not None:
+            try:
+                self.gathering.wait(5)
+            except threading.BrokenBarrierError:
+                pass
+        return super().claim(receipt)
+
+
+def test_calls_racing_one_request_id_spend_one_unit() -> None:
+    kit, store = Kit(), _Gathering(8)
+    guarded = Gate(store=store, budgets=[Budget(3)]).guard(kit.tool)
+    results: list[Any] = []
+
+    def worker() -> None:
+        try:
+            results.append(st.call(guarded, ARGS, ctx("r-race")))
+        except ToolRefusedError as error:
+            results.append(error.code)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    store.gathering = None
+    assert len(kit.runs) == 1 and len(results) == 8
+    assert all(r in ("unknown_outcome", {"sent": 5, "to": ARGUMENT, "n": 1}) for r in results)
+    for i in range(2):
+        assert st.call(guarded, ARGS, ctx(f"r-{i}"))["n"] == 2 + i
+    refusal("budget_exceeded", st.call, guarded, ARGS, ctx("r-2"))
+
+
 def test_a_token_bucket_refills_evenly() -> None:
     store = MemoryStore()
-    taken = [store.take("k", 2, 10.0, 100.0) for _ in range(3)]
-    assert taken == [True, True, False]
-    assert store.take("k", 2, 10.0, 104.0) is False  # 0.8 of a token
-    assert store.take("k", 2, 10.0, 105.1) is True  # past one token
-    assert store.take("k", 2, 10.0, 105.2) is False
-    assert store.take("k", 2, 10.0, 1000.0) is True  # full again, never past the limit
-    assert store.take("k", 2, 10.0, 1000.0) is True
-    assert store.take("k", 2, 10.0, 1000.0) is False
-    assert store.take("never", 1, None, 0.0) is True
-    assert store.take("never", 1, None, 1e9) is False  # no period: never refilled
+
+    def take(key: str, limit: int, per: float | None, now: float) -> bool:
+        return store.take_all([(key, limit, per)], now)
+
+    assert [take("k", 2, 10.0, 100.0) for _ in range(3)] == [True, True, False]
+    assert take("k", 2, 10.0, 104.0) is False  # 0.8 of a token
+    assert take("k", 2, 10.0, 105.1) is True  # past one token
+    assert take("k", 2, 10.0, 105.2) is False
+    assert take("k", 2, 10.0, 1000.0) is True  # full again, never past the limit
+    assert take("k", 2, 10.0, 1000.0) is True
+    assert take("k", 2, 10.0, 1000.0) is False
+    assert take("never", 1, None, 0.0) is True
+    assert take("never", 1, None, 1e9) is False  # no period: never refilled
     # A clock that reads earlier refills nothing, then or later.
-    assert store.take("skew", 1, 10.0, 100.0) is True
-    assert store.take("skew", 1, 10.0, 50.0) is False
-    assert store.take("skew", 1, 10.0, 100.0) is False
-    assert store.take("skew", 1, 10.0, 110.5) is True
+    assert take("skew", 1, 10.0, 100.0) is True
+    assert take("skew", 1, 10.0, 50.0) is False
+    assert take("skew", 1, 10.0, 100.0) is False
+    assert take("skew", 1, 10.0, 110.5) is True
     assert refill(0.0, 0.0, 4, 8.0, 2.0) == (0.0, True)
     assert refill(0.5, 0.0, 4, 8.0, 0.0) == (0.5, False)
     assert refill(4.0, 0.0, 4, 8.0, 100.0) == (3.0, True)
@@ -822,7 +955,7 @@ class _Broken(MemoryStore):
 
 @pytest.mark.parametrize(
     "method",
-    ["is_disabled", "receipt", "approval", "save_approval", "use_approval", "take", "claim"],
+    ["is_disabled", "receipt", "approval", "save_approval", "use_approval", "take_all", "claim"],
 )
 def test_a_failing_store_fails_closed(
     kit: Kit, mode: str, method: str, caplog: pytest.LogCaptureFixture
@@ -858,6 +991,41 @@ def test_a_store_that_cannot_keep_the_outcome_changes_no_answer(
     kit.fail = True
     refusal("failed", lambda: invoke(mode, guarded, ARGS, ctx("r-save-2")))
     assert len(kit.runs) == 2
+
+
+def test_a_store_that_cannot_release_changes_no_refusal(
+    kit: Kit, mode: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A call its budget refuses gives its request id back; a store that fails then keeps the
+    refusal as it is, and the request id claimed (running, until its lease ends)."""
+    guarded = Gate(store=_Broken("release"), budgets=[Budget(0)]).guard(kit.tool)
+    with caplog.at_level(logging.ERROR, "standard_tool.boundary"):
+        refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("r-back"))
+    assert any(r.exc_info and isinstance(r.exc_info[1], OSError) for r in caplog.records)
+    refusal("unknown_outcome", invoke, mode, guarded, ARGS, ctx("r-back"))
+    assert kit.runs == []
+
+
+class _NoRefund(_Rejecting):
+    def refund(self, buckets: Any, now: float) -> None:
+        raise OSError(f"store down {SECRET}")
+
+
+def test_a_store_that_cannot_refund_changes_no_refusal(
+    kit: Kit, mode: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The units stay spent, the refusal is the same, the request id is given back."""
+    store = _NoRefund("r-back")
+    gate = Gate(store=store, budgets=[Budget(1)], approvals=lambda r: r.arguments["amount"] > 9)
+    guarded = gate.guard(kit.tool)
+    big = {**ARGS, "amount": 500}
+    refusal("held_for_review", invoke, mode, guarded, big, ctx("r-back"))
+    gate.approve("r-back", approver="carol")
+    with caplog.at_level(logging.ERROR, "standard_tool.boundary"):
+        refusal("held_for_review", invoke, mode, guarded, big, ctx("r-back"))
+    assert any(r.exc_info and isinstance(r.exc_info[1], OSError) for r in caplog.records)
+    assert store.receipt("r-back") is None and kit.runs == []
+    refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("small"))
 
 
 # -- concurrency -----------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def test_threads_share_one_sqlite_store(tmp_path: Path) -> None:
     with SqliteStore(tmp_path / "boundary.db") as store:
 
         def take() -> None:
-            taken.extend(store.take("k", 100, None, now=0.0) for _ in range(50))
+            taken.extend(store.take_all([("k", 100, None)], now=0.0) for _ in range(50))
 
         threads = [threading.Thread(target=take) for _ in range(4)]
         for thread in threads:

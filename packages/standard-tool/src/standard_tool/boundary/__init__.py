@@ -3,8 +3,9 @@ every framework, MCP server and provider loop a standard tool reaches.
 
 A :class:`Gate` guards tools (``gate.guard(tools)`` returns standard tools), and every call of
 a guarded tool goes through its steps in order: visible to this caller, valid arguments, not
-switched off, the policy, freshness, approval, budgets, then the tool runs once under a stable
-request id, its outcome is kept as a receipt, and one audit event is written. A refused call
+switched off, the policy, freshness, a receipt that answers a repeat, approval, the request id
+claimed, budgets (all or none), then the tool runs once under that request id, its outcome is
+kept as a receipt, and one audit event is written; a refused call spends no budget. A refused call
 raises :class:`~standard_tool.exceptions.ToolRefusedError`, whose ``str()`` is the same
 machine-readable line in every framework.
 """

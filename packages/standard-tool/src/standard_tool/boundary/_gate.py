@@ -3,9 +3,13 @@ wrapper tool into every framework, server and provider loop a standard tool reac
 
 A guarded call goes through the steps in this order: is the tool visible to this caller;
 are the arguments valid for its input schema; is the tool switched off; the policy (actor,
-tenant, target); freshness; approval; budgets; then the tool runs once under a stable request
-id, its outcome is kept as a receipt, and one audit event is written. A hidden tool is
-refused before its arguments are read, so that it reads exactly like an unknown tool.
+tenant, target); freshness; a request id that already ran answers with its receipt;
+approval (a call that needs one it does not have is held); the call claims its request id;
+budgets, every one that applies taken or none; the approval is used; then the tool runs once
+under that request id, its outcome is kept as a receipt, and one audit event is written. A
+hidden tool is refused before its arguments are read, so that it reads exactly like an
+unknown tool. A call refused after its claim gives back what it took (its budget units, its
+request id): a refused call, or one a receipt answers, spends no budget.
 
 The lifecycle is written once, as a generator of the steps' answers; a sync call and an async
 call each drive it (:meth:`Gate._drive` and :meth:`Gate._adrive`), awaiting what a step
@@ -44,7 +48,7 @@ from ..schema._json import json_issues
 from ..tools._json_schemas import input_json_schema
 from ..tools._wrapper import WrapperTool
 from ._budget import Budget
-from ._store import MemoryStore, Store
+from ._store import Bucket, MemoryStore, Store
 from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt
 
 __all__ = ["Gate", "GuardedTool", "guarded_of", "report_effect", "with_request_id"]
@@ -171,7 +175,9 @@ class Gate:
     developer on the ``standard_tool.boundary`` logger, not shown to the model.
 
     A request id names one call (its tool, arguments and actor): reused for another call it is
-    refused (``denied``); while its call runs, it is refused as ``unknown_outcome``.
+    refused (``denied``); while its call runs, it is refused as ``unknown_outcome``. Budgets
+    are spent only by a call that runs: taken together (all or none) once the call holds its
+    request id, given back when its approval cannot be used; a replay spends none.
 
     The caller's identity comes in the call's context: ``context["actor"]``,
     ``context["tenant"]``, and ``context["request_id"]`` when the caller has one (else one is
@@ -389,7 +395,7 @@ class Gate:
                 code = decision.code if decision.code in REFUSAL_CODES else default
                 refuse(code, decision.message or _DENIED)
 
-        # A request id that already ran answers with its receipt: no second approval or budget.
+        # A request id that already ran answers with its receipt: no approval or budget spent.
         done = self._safely(self.store.receipt, request_id)
         if done is not None:
             _same_call(done, request, refuse)
@@ -398,7 +404,7 @@ class Gate:
             if _running(done, time.time()):
                 refuse("unknown_outcome", _RUNNING)
 
-        # Approval.
+        # Approval: held or refused here; used only once the call holds its request id.
         wanted = held is not None
         if not wanted and self.approvals is not None:
             try:
@@ -412,22 +418,9 @@ class Gate:
         if wanted:
             trace.approval = self._approval(request, held, trace, refuse)
 
-        # Budgets.
-        now = time.time()
-        for budget in self.budgets:
-            if budget.applies(request) and not self._safely(
-                self.store.take, budget.bucket(request), budget.limit, budget.per, now
-            ):
-                refuse("budget_exceeded", "The budget for this call is used up; try later.")
-
-        if wanted:
-            used = self._safely(self.store.use_approval, request_id, request.digest, time.time())
-            if used is None:
-                refuse("held_for_review", "This call waits for a person's review.")
-            trace.approval = used
-
-        # Run once under the request id: a receipt answers a repeat.
-        result = yield from self._once(tool, request, trace, refuse)
+        # Run once under the request id (a receipt answers a repeat), its budgets taken and its
+        # approval used once the id is claimed.
+        result = yield from self._once(tool, request, wanted, trace, refuse)
         return result
 
     def _approval(
@@ -472,6 +465,7 @@ class Gate:
         self,
         tool: GuardedTool,
         request: CallRequest,
+        wanted: bool,
         trace: _Trace,
         refuse: Callable[..., NoReturn],
     ) -> Generator[Any, Any, Any]:
@@ -507,6 +501,7 @@ class Gate:
                 return found
             if not self._safely(self.store.replace, held, claim):  # another process took it
                 refuse("unknown_outcome", _RUNNING)
+        self._spend(request, claim, held, wanted, trace, refuse)
 
         effects: list[str] = []
         trace.effects = effects
@@ -532,6 +527,59 @@ class Gate:
         self._keep(_ended(claim, "succeeded", result=result, effect_id=effect))
         trace.outcome = "succeeded"
         return result
+
+    def _spend(
+        self,
+        request: CallRequest,
+        claim: Receipt,
+        found: Receipt | None,
+        wanted: bool,
+        trace: _Trace,
+        refuse: Callable[..., NoReturn],
+    ) -> None:
+        """Take the call's budgets (every bucket or none), then use its approval, once the call
+        holds its request id (``claim``, in place of ``found`` when it found one). A call
+        refused here costs nothing: its units go back, and its request id is left as it was
+        found (free, or ``found`` again)."""
+        buckets = [(b.bucket(request), b.limit, b.per) for b in self.budgets if b.applies(request)]
+        now = time.time()
+        spent: list[Bucket] = []
+        try:
+            if buckets:
+                if not self._safely(self.store.take_all, buckets, now):
+                    refuse("budget_exceeded", "The budget for this call is used up; try later.")
+                spent = buckets
+            if wanted:
+                used = self._safely(
+                    self.store.use_approval, request.request_id, request.digest, time.time()
+                )
+                if used is None:
+                    refuse("held_for_review", "This call waits for a person's review.")
+                trace.approval = used
+        except BaseException:
+            self._undo(spent, now, claim, found)
+            raise
+
+    def _undo(self, spent: list[Bucket], now: float, claim: Receipt, found: Receipt | None) -> None:
+        """Give back what a call refused before it ran took. A store that fails now changes
+        nothing of the refusal (the units stay spent; the request id stays claimed, and reads
+        as running, then unknown)."""
+        try:
+            if spent:
+                self.store.refund(spent, now)
+        except Exception:
+            log.error(
+                "the gate's store could not refund request %r", claim.request_id, exc_info=True
+            )
+        try:
+            if found is None:
+                self.store.release(claim)
+            else:
+                self.store.replace(claim, found)
+        except Exception:
+            log.error(
+                "the gate's store could not release request %r", claim.request_id, exc_info=True
+            )
 
     def _keep(self, receipt: Receipt) -> None:
         """Record a call's outcome. The call has run: a store that fails now changes nothing

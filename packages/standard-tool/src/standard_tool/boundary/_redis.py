@@ -4,9 +4,11 @@ that reaches the server (``pip install 'standard-tool[redis]'``)."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any, cast
 
 from ..exceptions import UsageError
+from ._store import Bucket
 from ._types import Approval, Receipt
 
 __all__ = ["RedisStore"]
@@ -45,35 +47,82 @@ return held[1]
 ``expires_at`` (empty: never) that :meth:`RedisStore.use_approval` checks and changes; the
 ``status`` field is the approval's status."""
 
-TAKE = """
-local limit = tonumber(ARGV[1])
-local now = tonumber(ARGV[3])
-local tokens = limit
-local updated = now
-local held = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
-if held[1] then
-    tokens = tonumber(held[1])
-    updated = tonumber(held[2])
+RELEASE = """
+local held = redis.call('HMGET', KEYS[1], 'state', 'started')
+if held[1] ~= ARGV[1] or held[2] ~= ARGV[2] then
+    return 0
 end
-if ARGV[2] ~= '' then
-    local per = tonumber(ARGV[2])
-    if per > 0 and now > updated then
-        tokens = math.min(limit, tokens + (now - updated) * limit / per)
+redis.call('DEL', KEYS[1])
+return 1
+"""
+
+BUCKETS = """
+local now = tonumber(ARGV[1])
+local states = {}
+local function state(i)
+    local key = KEYS[i]
+    local limit = tonumber(ARGV[2 * i])
+    local tokens, updated
+    if states[key] then
+        tokens, updated = states[key][1], states[key][2]
+    else
+        local held = redis.call('HMGET', key, 'tokens', 'updated')
+        if held[1] then
+            tokens, updated = tonumber(held[1]), tonumber(held[2])
+        else
+            tokens, updated = limit, now
+        end
+    end
+    if ARGV[2 * i + 1] ~= '' then
+        local per = tonumber(ARGV[2 * i + 1])
+        if per > 0 and now > updated then
+            tokens = math.min(limit, tokens + (now - updated) * limit / per)
+        end
+    end
+    return tokens, updated, limit
+end
+local function keep()
+    for key, held in pairs(states) do
+        redis.call('HSET', key, 'tokens', string.format('%.17g', held[1]),
+            'updated', string.format('%.17g', held[2]))
     end
 end
-local taken = 0
-if tokens >= 1.0 then
-    tokens = tokens - 1.0
-    taken = 1
-end
-redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'updated', ARGV[3])
-return taken
 """
-""":func:`~standard_tool.boundary._store.refill` in Lua, the same arithmetic in the same
-order on the same IEEE doubles (Lua's numbers): a bucket gives what a
+"""What :data:`TAKE_ALL` and :data:`REFUND` share: a bucket's state (``KEYS[i]``, its limit
+``ARGV[2i]`` and its period ``ARGV[2i+1]``, empty for none; ``ARGV[1]`` is now) refilled as
+:func:`~standard_tool.boundary._store.refill` does, the same arithmetic in the same order on
+the same IEEE doubles (Lua's numbers), so that a bucket gives what a
 :class:`~standard_tool.boundary.MemoryStore` bucket gives at the same times. The numbers go
 in as Python's ``repr`` (the shortest text that reads back as the same double) and are kept
 with 17 significant digits (which read back exactly), never Lua's 14-digit ``tostring``."""
+
+TAKE_ALL = (
+    BUCKETS
+    + """
+for i = 1, #KEYS do
+    local tokens, updated = state(i)
+    if tokens < 1.0 then
+        return 0
+    end
+    states[KEYS[i]] = {tokens - 1.0, math.max(updated, now)}
+end
+keep()
+return 1
+"""
+)
+"""One unit from each bucket, or (when one lacks it) nothing written at all: Redis runs the
+script alone, so every bucket is read and written in one step."""
+
+REFUND = (
+    BUCKETS
+    + """
+for i = 1, #KEYS do
+    local tokens, updated, limit = state(i)
+    states[KEYS[i]] = {math.min(limit, tokens + 1.0), math.max(updated, now)}
+end
+keep()
+"""
+)
 
 
 def _number(value: float) -> str:
@@ -85,11 +134,13 @@ class RedisStore:
     (``redis://host:port/db``, ``rediss://`` for TLS; see ``redis.Redis.from_url``), its keys
     under ``prefix``, for every process of every machine that reaches the server.
 
-    Each read-modify-write operation is one Lua script, which Redis runs alone (atomic); each
-    touches one key, so a cluster works too. Needs redis-py (``standard-tool[redis]``),
+    Each read-modify-write operation is one Lua script, which Redis runs alone (atomic). A
+    script touches one key, but for :meth:`take_all` and :meth:`refund`, which touch the
+    budget buckets of one call together: every bucket's key holds the hash tag ``{budget}``
+    (one hash slot), so a cluster works too. Needs redis-py (``standard-tool[redis]``),
     imported when a store is made. Budget buckets, receipts and approvals do not expire:
     remove old ones with Redis's own tools (keys ``<prefix>receipt:<id>``,
-    ``<prefix>approval:<id>``, ``<prefix>budget:<key>``; the set ``<prefix>disabled``).
+    ``<prefix>approval:<id>``, ``<prefix>{budget}:<key>``; the set ``<prefix>disabled``).
     """
 
     def __init__(self, url: str, *, prefix: str = "standard-tool:") -> None:
@@ -105,7 +156,9 @@ class RedisStore:
         self._claim = self._redis.register_script(CLAIM)
         self._replace = self._redis.register_script(REPLACE)
         self._use_approval = self._redis.register_script(USE_APPROVAL)
-        self._take = self._redis.register_script(TAKE)
+        self._release = self._redis.register_script(RELEASE)
+        self._take_all = self._redis.register_script(TAKE_ALL)
+        self._refund = self._redis.register_script(REFUND)
 
     def __repr__(self) -> str:
         return f"RedisStore(prefix={self.prefix!r})"
@@ -134,6 +187,13 @@ class RedisStore:
         done = self._replace(
             keys=[self._key("receipt", old.request_id)],
             args=[old.state, _number(old.started), new.to_json(), new.state, _number(new.started)],
+        )
+        return bool(done)
+
+    def release(self, claim: Receipt) -> bool:
+        done = self._release(
+            keys=[self._key("receipt", claim.request_id)],
+            args=[claim.state, _number(claim.started)],
         )
         return bool(done)
 
@@ -170,10 +230,22 @@ class RedisStore:
         held.status = "used"
         return held
 
-    def take(self, key: str, limit: int, per: float | None, now: float) -> bool:
-        per_text = "" if per is None else _number(per)
-        taken = self._take(keys=[self._key("budget", key)], args=[limit, per_text, _number(now)])
-        return bool(taken)
+    def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
+        if not buckets:
+            return True
+        return bool(self._take_all(**self._buckets(buckets, now)))
+
+    def refund(self, buckets: Sequence[Bucket], now: float) -> None:
+        if buckets:
+            self._refund(**self._buckets(buckets, now))
+
+    def _buckets(self, buckets: Sequence[Bucket], now: float) -> dict[str, list[Any]]:
+        """The keys and arguments of :data:`BUCKETS` for ``buckets`` at ``now``."""
+        keys, args = [], [_number(now)]
+        for key, limit, per in buckets:
+            keys.append(self._key("{budget}", key))
+            args += [str(limit), "" if per is None else _number(per)]
+        return {"keys": keys, "args": args}
 
     def set_disabled(self, tool: str, disabled: bool) -> None:
         key = f"{self.prefix}disabled"

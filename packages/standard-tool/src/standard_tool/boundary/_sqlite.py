@@ -7,12 +7,12 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from ..exceptions import UsageError
-from ._store import refill
+from ._store import Bucket, refund_each, take_each
 from ._types import Approval, Receipt
 
 __all__ = ["SqliteStore"]
@@ -143,6 +143,19 @@ class SqliteStore:
             )
             return True
 
+    def release(self, claim: Receipt) -> bool:
+        with self._write() as db:
+            row = db.execute(
+                "SELECT body FROM receipts WHERE request_id = ?", (claim.request_id,)
+            ).fetchone()
+            if row is None:
+                return False
+            held = Receipt.from_json(row[0])
+            if (held.state, held.started) != (claim.state, claim.started):
+                return False
+            db.execute("DELETE FROM receipts WHERE request_id = ?", (claim.request_id,))
+            return True
+
     def save(self, receipt: Receipt) -> None:
         self._run(
             "INSERT OR REPLACE INTO receipts VALUES (?, ?)", receipt.request_id, receipt.to_json()
@@ -183,13 +196,38 @@ class SqliteStore:
             )
             return held
 
-    def take(self, key: str, limit: int, per: float | None, now: float) -> bool:
+    def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
+        if not buckets:
+            return True
         with self._write() as db:
-            row = db.execute("SELECT tokens, updated FROM buckets WHERE key = ?", (key,)).fetchone()
-            tokens, updated = (float(limit), now) if row is None else row
-            tokens, taken = refill(tokens, updated, limit, per, now)
-            db.execute("INSERT OR REPLACE INTO buckets VALUES (?, ?, ?)", (key, tokens, now))
-            return taken
+            new = take_each(self._buckets(db, buckets), buckets, now)
+            if new is None:
+                return False
+            self._keep(db, new)
+            return True
+
+    def refund(self, buckets: Sequence[Bucket], now: float) -> None:
+        if not buckets:
+            return
+        with self._write() as db:
+            self._keep(db, refund_each(self._buckets(db, buckets), buckets, now))
+
+    def _buckets(
+        self, db: sqlite3.Connection, buckets: Sequence[Bucket]
+    ) -> dict[str, tuple[float, float]]:
+        """The states (``(tokens, updated)``) of those of ``buckets`` the database holds."""
+        keys = sorted({key for key, _, _ in buckets})
+        rows = db.execute(
+            f"SELECT key, tokens, updated FROM buckets WHERE key IN ({','.join('?' * len(keys))})",
+            keys,
+        ).fetchall()
+        return {key: (tokens, updated) for key, tokens, updated in rows}
+
+    def _keep(self, db: sqlite3.Connection, states: dict[str, tuple[float, float]]) -> None:
+        db.executemany(
+            "INSERT OR REPLACE INTO buckets VALUES (?, ?, ?)",
+            [(key, tokens, updated) for key, (tokens, updated) in states.items()],
+        )
 
     def set_disabled(self, tool: str, disabled: bool) -> None:
         if disabled:

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from ._types import Approval, Receipt
 
-__all__ = ["MemoryStore", "Store", "refill"]
+__all__ = ["Bucket", "MemoryStore", "Store", "refill", "refund_each", "take_each"]
+
+Bucket = tuple[str, int, float | None]
+"""One budget bucket of a call: its store key, its limit and its period in seconds (``None``:
+never refilled), as :meth:`Store.take_all` and :meth:`Store.refund` take them."""
 
 
 @runtime_checkable
@@ -27,6 +32,12 @@ class Store(Protocol):
     def replace(self, old: Receipt, new: Receipt) -> bool:
         """Put ``new`` in place of the receipt of ``old.request_id`` if that is still ``old``
         (same state and start); return whether it was."""
+        ...
+
+    def release(self, claim: Receipt) -> bool:
+        """Remove the receipt of ``claim.request_id`` if it is still ``claim`` (same state and
+        start, as :meth:`replace` compares), so that the request id is free again (a claimed
+        call was refused before it ran); return whether it was."""
         ...
 
     def save(self, receipt: Receipt) -> None:
@@ -50,9 +61,16 @@ class Store(Protocol):
         to ``digest`` and not expired at ``now``; else change nothing and return ``None``."""
         ...
 
-    def take(self, key: str, limit: int, per: float | None, now: float) -> bool:
-        """Take one unit from the budget ``key`` (``limit`` units, refilled evenly over ``per``
-        seconds; never refilled when ``per`` is ``None``); return whether one was left."""
+    def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
+        """Take one unit from each bucket of ``buckets`` (``(key, limit, per)``: ``limit``
+        units, refilled evenly over ``per`` seconds, never when ``per`` is ``None``, as
+        :func:`refill` computes; a key listed twice gives two units), all or none: when one
+        lacks a unit, no bucket changes. Return whether they were taken."""
+        ...
+
+    def refund(self, buckets: Sequence[Bucket], now: float) -> None:
+        """Give one unit back to each bucket of ``buckets`` (taken by a call that then did not
+        run), never past its limit."""
         ...
 
     def set_disabled(self, tool: str, disabled: bool) -> None:
@@ -73,11 +91,45 @@ def refill(
     is full: ``tokens == limit``). A store keeps ``max(updated, now)`` as the new ``updated``:
     a clock that reads earlier (another machine's, say) must not refill the time twice.
     """
-    if per is not None and per > 0 and now > updated:
-        tokens = min(float(limit), tokens + (now - updated) * limit / per)
+    tokens = _refilled(tokens, updated, limit, per, now)
     if tokens >= 1.0:
         return tokens - 1.0, True
     return tokens, False
+
+
+def _refilled(tokens: float, updated: float, limit: int, per: float | None, now: float) -> float:
+    if per is not None and per > 0 and now > updated:
+        return min(float(limit), tokens + (now - updated) * limit / per)
+    return tokens
+
+
+def take_each(
+    states: Mapping[str, tuple[float, float]], buckets: Iterable[Bucket], now: float
+) -> dict[str, tuple[float, float]] | None:
+    """The new states (``(tokens, updated)``) of ``buckets`` once one unit is taken from each
+    (a key listed twice gives two), from their ``states`` (a key not there is a full bucket);
+    ``None`` when one lacks a unit. What :meth:`Store.take_all` writes, all of it or nothing."""
+    new: dict[str, tuple[float, float]] = {}
+    for key, limit, per in buckets:
+        tokens, updated = new[key] if key in new else states.get(key, (float(limit), now))
+        tokens, taken = refill(tokens, updated, limit, per, now)
+        if not taken:
+            return None
+        new[key] = (tokens, max(updated, now))
+    return new
+
+
+def refund_each(
+    states: Mapping[str, tuple[float, float]], buckets: Iterable[Bucket], now: float
+) -> dict[str, tuple[float, float]]:
+    """The new states of ``buckets`` once one unit is given back to each, never past its limit
+    (from their ``states``, as :func:`take_each`): what :meth:`Store.refund` writes."""
+    new: dict[str, tuple[float, float]] = {}
+    for key, limit, per in buckets:
+        tokens, updated = new[key] if key in new else states.get(key, (float(limit), now))
+        tokens = min(float(limit), _refilled(tokens, updated, limit, per, now) + 1.0)
+        new[key] = (tokens, max(updated, now))
+    return new
 
 
 class MemoryStore:
@@ -109,6 +161,14 @@ class MemoryStore:
             self._receipts[old.request_id] = new
             return True
 
+    def release(self, claim: Receipt) -> bool:
+        with self._lock:
+            held = self._receipts.get(claim.request_id)
+            if held is None or (held.state, held.started) != (claim.state, claim.started):
+                return False
+            del self._receipts[claim.request_id]
+            return True
+
     def save(self, receipt: Receipt) -> None:
         with self._lock:
             self._receipts[receipt.request_id] = receipt
@@ -138,12 +198,17 @@ class MemoryStore:
             held.status = "used"
             return copy.copy(held)
 
-    def take(self, key: str, limit: int, per: float | None, now: float) -> bool:
+    def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
         with self._lock:
-            tokens, updated = self._buckets.get(key, (float(limit), now))
-            tokens, taken = refill(tokens, updated, limit, per, now)
-            self._buckets[key] = (tokens, max(updated, now))
-            return taken
+            new = take_each(self._buckets, buckets, now)
+            if new is None:
+                return False
+            self._buckets.update(new)
+            return True
+
+    def refund(self, buckets: Sequence[Bucket], now: float) -> None:
+        with self._lock:
+            self._buckets.update(refund_each(self._buckets, buckets, now))
 
     def set_disabled(self, tool: str, disabled: bool) -> None:
         with self._lock:

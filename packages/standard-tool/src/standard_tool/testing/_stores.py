@@ -176,32 +176,105 @@ class StoreContract:
         store.save_approval(_approval("a-2", expires_at=None))  # never expires
         assert store.use_approval("a-2", "d" * 64, now=1e12) is not None
 
+    def test_a_released_claim_frees_its_request_id(self, store: Store) -> None:
+        claim = _receipt()
+        assert not store.release(claim)  # nothing there
+        store.claim(claim)
+        assert not store.release(_receipt(started=claim.started + 1))  # another start
+        assert not store.release(_receipt(state="failed"))  # another state
+        assert store.receipt("r-1") == claim
+        assert store.release(claim)
+        assert store.receipt("r-1") is None
+        again = _receipt(started=5.0)
+        assert store.claim(again) is None  # free again
+        assert not store.release(claim)  # another claim holds it now
+        done = _receipt(state="succeeded", started=5.0, result={"ok": True})
+        store.save(done)
+        assert not store.release(again)  # it ran: its receipt stays
+        assert store.receipt("r-1") == done
+
     def test_a_budget_without_a_period_never_refills(self, store: Store) -> None:
-        assert [store.take("k", 3, None, now=0.0) for _ in range(5)] == [True] * 3 + [False] * 2
-        assert not store.take("k", 3, None, now=1e9)
-        assert store.take("other", 3, None, now=0.0)  # each key its own bucket
-        assert not store.take("none", 0, None, now=0.0)
+        k = ("k", 3, None)
+        assert [store.take_all([k], now=0.0) for _ in range(5)] == [True] * 3 + [False] * 2
+        assert not store.take_all([k], now=1e9)
+        assert store.take_all([("other", 3, None)], now=0.0)  # each key its own bucket
+        assert not store.take_all([("none", 0, None)], now=0.0)
 
     def test_a_budget_with_a_period_refills_evenly(self, store: Store) -> None:
-        takes = [store.take("k", 2, 10.0, now=0.0) for _ in range(3)]
-        assert takes == [True, True, False]
-        assert [store.take("k", 2, 10.0, now=5.0) for _ in range(2)] == [True, False]
-        assert not store.take("k", 2, 10.0, now=7.5)  # half a token
-        assert store.take("k", 2, 10.0, now=10.0)  # the other half
+        def take(now: float) -> bool:
+            return store.take_all([("k", 2, 10.0)], now=now)
+
+        assert [take(0.0) for _ in range(3)] == [True, True, False]
+        assert [take(5.0) for _ in range(2)] == [True, False]
+        assert not take(7.5)  # half a token
+        assert take(10.0)  # the other half
         # Never more than the limit, however long it waited.
-        assert [store.take("k", 2, 10.0, now=1000.0) for _ in range(3)] == [True, True, False]
-        assert not store.take("k", 2, 10.0, now=999.0)  # time going back adds nothing
+        assert [take(1000.0) for _ in range(3)] == [True, True, False]
+        assert not take(999.0)  # time going back adds nothing
+
+    def test_a_clock_that_reads_earlier_refills_nothing_then_or_later(self, store: Store) -> None:
+        """A bucket keeps the latest time it was touched: a take at an earlier time (another
+        machine's clock) must not make the time between refill twice."""
+        times = [100.0, 50.0, 100.0, 105.0, 105.0]
+        takes = [store.take_all([("skew", 2, 10.0)], now=now) for now in times]
+        assert takes == [True, True, False, True, False]
 
     def test_a_budget_counts_as_refill_does(self, store: Store) -> None:
         """The store's bucket gives what :func:`refill` gives, to the last bit, at uneven
-        times (a seeded random walk)."""
+        times (a seeded random walk); a take that finds no unit changes nothing."""
         draw = random.Random(8785)
         tokens, updated, now = 3.0, 0.1, 0.1
         for _ in range(200):
             now += draw.choice([0.0, 0.1, 0.3, 1 / 3, 0.7, 2.9])
-            tokens, expected = refill(tokens, updated, 3, 7.3, now)
-            updated = now
-            assert store.take("k", 3, 7.3, now=now) is expected, now
+            left, expected = refill(tokens, updated, 3, 7.3, now)
+            if expected:
+                tokens, updated = left, max(updated, now)
+            assert store.take_all([("k", 3, 7.3)], now=now) is expected, now
+
+    def test_budgets_are_taken_all_or_none(self, store: Store) -> None:
+        wide, narrow = ("wide", 3, None), ("narrow", 1, 1e9)
+        assert store.take_all([wide, narrow], now=0.0)
+        for _ in range(3):  # narrow is empty, first or last: wide keeps its units
+            assert not store.take_all([wide, narrow], now=0.0)
+            assert not store.take_all([narrow, wide], now=0.0)
+        assert [store.take_all([wide], now=0.0) for _ in range(3)] == [True, True, False]
+        assert store.take_all([], now=0.0)  # nothing asked: nothing lacks
+
+    def test_a_key_listed_twice_gives_two_units(self, store: Store) -> None:
+        twice = ("twice", 3, None)
+        assert not store.take_all([twice] * 4, now=0.0)  # four of three: none taken
+        assert store.take_all([twice] * 2, now=0.0)
+        assert not store.take_all([twice] * 2, now=0.0)
+        assert store.take_all([twice], now=0.0)
+        assert not store.take_all([twice], now=0.0)
+
+    def test_a_refund_gives_one_unit_back_never_past_the_limit(self, store: Store) -> None:
+        k = ("k", 2, None)
+        assert store.take_all([k, k], now=0.0)
+        store.refund([k], now=0.0)
+        assert [store.take_all([k], now=0.0) for _ in range(2)] == [True, False]
+        store.refund([k, k, k], now=0.0)  # three back into a bucket of two: full
+        assert [store.take_all([k], now=0.0) for _ in range(3)] == [True, True, False]
+        store.refund([("new", 1, None)], now=0.0)  # never taken from: full already
+        assert [store.take_all([("new", 1, None)], now=0.0) for _ in range(2)] == [True, False]
+        # With a period: refilled up to the refund's time, then one unit back.
+        p = ("p", 2, 10.0)
+        assert store.take_all([p, p], now=0.0)
+        store.refund([p], now=5.0)  # one refilled, one given back: full
+        assert [store.take_all([p], now=5.0) for _ in range(3)] == [True, True, False]
+        store.refund([p], now=1.0)  # an earlier clock refills nothing
+        assert [store.take_all([p], now=5.0) for _ in range(2)] == [True, False]
+
+    def test_a_refund_undoes_a_take(self, store: Store) -> None:
+        """A bucket taken from and refunded gives what it would have given untouched."""
+        touched, untouched = ("touched", 2, 10.0), ("untouched", 2, 10.0)
+        assert store.take_all([touched, untouched], now=0.0)
+        assert store.take_all([touched], now=4.0)
+        store.refund([touched], now=4.0)
+        times = [6.0, 6.0, 6.0, 8.0, 13.0, 13.0]
+        for bucket in (touched, untouched):
+            takes = [store.take_all([bucket], now=now) for now in times]
+            assert takes == [True, True, False, False, True, False], bucket
 
     def test_a_tool_is_switched_off_and_on(self, store: Store) -> None:
         assert not store.is_disabled("transfer")
@@ -228,7 +301,8 @@ def _race(opener: Callable[[], Store], start: Any, answers: Any, kind: str, budg
                     held = store.claim(_receipt(f"r-{index}", started=float(os.getpid())))
                     out.append(held is None)
                 elif kind == "take":
-                    out.append(store.take("k", budget, None, now=0.0))
+                    wide = ("wide", 2 * budget, None)  # never what runs out
+                    out.append(store.take_all([wide, ("k", budget, None)], now=0.0))
                 else:
                     out.append(store.use_approval(f"a-{index}", "d" * 64, now=1500.0) is not None)
             answers.put(out)
@@ -242,7 +316,8 @@ def _race(opener: Callable[[], Store], start: Any, answers: Any, kind: str, budg
 class SharedStoreContract(StoreContract):
     """:class:`StoreContract`, and the same operations raced by several processes (started
     with ``spawn``) on one store: each request id claimed by exactly one, a budget of ``L``
-    giving exactly ``L`` units in all (of ``2 L`` asked), each approval used by exactly one.
+    giving exactly ``L`` units in all (of ``2 L`` asked, each with a unit of a wider budget,
+    which keeps every unit a refused take asked), each approval used by exactly one.
 
     Implement :meth:`opener`: a picklable callable that opens the same store each time it is
     called, in any process (e.g. ``functools.partial(SqliteStore, tmp_path / "db")``).
@@ -314,8 +389,17 @@ class SharedStoreContract(StoreContract):
             _close(store)
 
     def test_processes_take_exactly_a_budget(self, tmp_path: Path) -> None:
+        """Each take asks a unit of a wide budget and of the one that runs out: every take
+        refused leaves the wide one whole, so exactly half of it is left."""
         answers = self.race(tmp_path, "take")
         assert sum(sum(answer) for answer in answers) == self.budget
+        store = self.new_store(tmp_path)
+        try:
+            wide = ("wide", 2 * self.budget, None)
+            left = [store.take_all([wide], now=0.0) for _ in range(self.budget + 1)]
+            assert left == [True] * self.budget + [False]
+        finally:
+            _close(store)
 
     def test_processes_use_each_approval_once(self, tmp_path: Path) -> None:
         store = self.new_store(tmp_path)
