@@ -1,7 +1,10 @@
-"""A LangChain tool served over MCP and adopted back runs as a LangChain tool again."""
+"""A LangChain tool served over MCP and adopted back runs as a LangChain tool again; a guarded
+tool's refusal, served and adopted, reads in LangChain (and every installed framework's
+runtime) as the same tool guarded here reads."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,7 +14,9 @@ pytest.importorskip("standard_tool_langchain")
 from langchain_core.messages import ToolMessage  # noqa: E402
 from langchain_core.tools import tool as langchain_tool  # noqa: E402
 
-from standard_tool import adopt, convert, input_json_schema  # noqa: E402
+from standard_tool import adopt, convert, input_json_schema, targets  # noqa: E402
+from standard_tool.boundary import CallRequest, Decision, Gate  # noqa: E402
+from standard_tool.registry import runtime  # noqa: E402
 from standard_tool_mcp import connect, to_mcp_server  # noqa: E402
 
 
@@ -76,3 +81,57 @@ def test_invalid_input_is_an_error_message_naming_the_field() -> None:
     assert (
         message.status == "error" and "b" in message.content and "Traceback" not in message.content
     )
+
+
+def _refuse_zero(request: CallRequest) -> Decision | bool:
+    if request.arguments["a"] == 0:
+        return Decision.deny("not_found", "No such factor.")
+    return True
+
+
+def _guarded() -> Any:
+    """``multiply`` behind a gate that answers a zero factor as unknown (``not_found``)."""
+    return Gate(policy=_refuse_zero).guard(adopt(multiply))
+
+
+def _payload(message: ToolMessage) -> dict[str, Any]:
+    assert message.status == "error" and isinstance(message.content, str)
+    payload: dict[str, Any] = json.loads(message.content)
+    return payload
+
+
+def test_a_served_guarded_tools_refusal_reads_in_langchain_as_a_local_one() -> None:
+    local = convert(_guarded(), to="langchain")
+    want = _payload(_message(local, {"a": 0, "b": 7}))
+    with connect(to_mcp_server(_guarded()), timeout=20) as (adopted,):
+        remote = convert(adopted, to="langchain")
+        got = _payload(_message(remote, {"a": 0, "b": 7}))
+        allowed = _message(remote, {"a": 6, "b": 7})
+    assert got["code"] == want["code"] == "not_found"
+    assert {**got, "request_id": None} == {**want, "request_id": None}
+    assert want["request_id"] == "call-1" and got["request_id"]  # the server's own id
+    assert allowed.status == "success" and allowed.content == "42"
+
+
+async def test_a_held_call_of_a_served_guarded_tool_reads_as_held_in_langchain() -> None:
+    gate = Gate(approvals=lambda request: True)
+    async with connect(to_mcp_server(gate.guard(adopt(multiply))), timeout=20) as (adopted,):
+        got = _payload(await _amessage(convert(adopted, to="langchain"), {"a": 6, "b": 7}))
+    assert (got["code"], got["retryable"]) == ("held_for_review", False)
+    assert gate.pending(got["request_id"]) is not None
+
+
+RUNTIMES = [info.name for info in targets() if info.name != "mcp" and runtime(info.name)]
+
+
+@pytest.mark.parametrize("target", RUNTIMES)
+def test_a_served_guarded_tools_refusal_reaches_every_runtime_with_its_code(target: str) -> None:
+    framework = runtime(target)
+    assert framework is not None
+    want = framework.call(framework.native(_guarded()), {"a": 0, "b": 7}, None)
+    with connect(to_mcp_server(_guarded()), timeout=20) as (adopted,):
+        got = framework.call(framework.native(adopted), {"a": 0, "b": 7}, None)
+    assert got.error is not None and want.error is not None
+    remote, local = json.loads(got.error), json.loads(want.error)
+    assert remote["code"] == local["code"] == "not_found"
+    assert remote["message"] == local["message"] == "No such factor."

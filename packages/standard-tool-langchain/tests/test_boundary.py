@@ -1,5 +1,6 @@
-"""Guarded tools in LangChain: the model's tool call id is the gate's request id, and a refusal
-reads as an error ``ToolMessage`` whose content is the refusal's one JSON line."""
+"""Guarded tools in LangChain: the model's tool call id is the gate's request id, a refusal
+reads as an error ``ToolMessage`` whose content is the refusal's one JSON line, and a LangChain
+tool is guarded (and exported) as one tool."""
 
 from __future__ import annotations
 
@@ -9,12 +10,21 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import StructuredTool, tool as langchain_tool
 
 import standard_tool as st
-from standard_tool.boundary import Budget, Decision, Gate
+from standard_tool.boundary import Budget, CallRequest, Decision, Gate, GuardedTool
+from standard_tool.contracts import snapshot
 from standard_tool.exceptions import ToolRefusedError
+from standard_tool.providers import run_tool_calls, to_openai
 from standard_tool.registry import runtime
-from standard_tool_langchain import from_langchain, to_langchain
+from standard_tool_langchain import (
+    LangChainTool,
+    from_langchain,
+    from_langchain_tools,
+    to_langchain,
+    to_langchain_tools,
+)
 
 LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
 
@@ -198,3 +208,85 @@ def test_the_runtime_gives_each_call_an_id_of_its_own() -> None:
     assert shop.refunds == ["ada", "ada", "bob"]
     ids = [context["request_id"] for context in shop.contexts]
     assert len(set(ids)) == 3 and all(id.startswith("call_") for id in ids)
+
+
+# -- a LangChain tool guarded as it is ------------------------------------------------------
+
+
+def native_refund() -> tuple[StructuredTool, list[str]]:
+    """A LangChain refund tool, and who it ran for."""
+    refunds: list[str] = []
+
+    @langchain_tool
+    def refund(customer: str) -> dict[str, Any]:
+        """Refund a customer's last order."""
+        refunds.append(customer)
+        return {"refunded": customer}
+
+    assert isinstance(refund, StructuredTool)
+    return refund, refunds
+
+
+def _unknown_mallory(request: CallRequest) -> Decision | bool:
+    if request.arguments["customer"] == "mallory":
+        return Decision.deny("not_found", "Unknown customer.")
+    return True
+
+
+def test_a_langchain_tool_is_guarded_as_one_tool_that_runs_through_the_gate() -> None:
+    refund, refunds = native_refund()
+    gate = Gate(policy=_unknown_mallory, budgets=[Budget(limit=2)])
+    guarded = gate.guard(refund)
+    assert isinstance(guarded, GuardedTool) and isinstance(guarded.wrapped, LangChainTool)
+    assert guarded.name == "refund" and guarded.wrapped.native is refund
+    assert st.call(guarded, {"customer": "ada"}, {"request_id": "r-1"}) == {"refunded": "ada"}
+    assert st.call(guarded, {"customer": "ada"}, {"request_id": "r-1"}) == {"refunded": "ada"}
+    assert refunds == ["ada"]  # one request id, one run
+    with pytest.raises(ToolRefusedError) as raised:
+        st.call(guarded, {"customer": "mallory"})
+    assert raised.value.code == "not_found" and refunds == ["ada"]
+    message = to_langchain(guarded).invoke(call_of({"customer": "mallory"}, "call_m"))
+    assert refusal(message)["code"] == "not_found"
+    st.call(guarded, {"customer": "bob"})
+    with pytest.raises(ToolRefusedError) as spent:
+        st.call(guarded, {"customer": "cy"})
+    assert spent.value.code == "budget_exceeded" and refunds == ["ada", "bob"]
+    assert [tool.name for tool in gate.visible(refund)] == ["refund"]
+
+
+def test_a_list_of_langchain_tools_is_still_several() -> None:
+    (refund, _), (other, _) = native_refund(), native_refund()
+    other.name = "refund_again"
+    guarded = Gate().guard([refund, other])
+    assert [type(tool) for tool in guarded] == [GuardedTool, GuardedTool]
+    assert [tool.name for tool in guarded] == ["refund", "refund_again"]
+    assert [tool.name for tool in Gate().guard(t for t in (refund, other))] == [
+        "refund",
+        "refund_again",
+    ]
+    assert [tool.name for tool in to_langchain_tools((refund, other))] == [
+        "refund",
+        "refund_again",
+    ]
+
+
+def test_the_export_helpers_take_one_langchain_tool() -> None:
+    refund, refunds = native_refund()
+    assert st.adopt(refund).name == "refund"
+    assert [tool.name for tool in st.registry.adopt_tools(refund)] == ["refund"]
+    assert [tool.name for tool in from_langchain_tools(refund)] == ["refund"]
+    assert [tool.name for tool in to_langchain_tools(refund)] == ["refund"]
+    declaration = to_openai(refund)  # one tool: one declaration
+    assert isinstance(declaration, dict) and declaration["name"] == "refund"
+    assert [entry["name"] for entry in snapshot(refund)["tools"]] == ["refund"]
+    calls = [
+        {
+            "type": "function_call",
+            "call_id": "c1",
+            "name": "refund",
+            "arguments": '{"customer": "ada"}',
+        }
+    ]
+    (answer,) = run_tool_calls(refund, calls, provider="openai")
+    assert answer["call_id"] == "c1" and json.loads(answer["output"]) == {"refunded": "ada"}
+    assert refunds == ["ada"]

@@ -1,11 +1,13 @@
 """Guarded tools (``standard_tool.boundary``) served over MCP, seen by real clients: the
-request id, the authenticated caller, refusals as results, per-caller tool lists, and a held
-call confirmed in a client that declares elicitation."""
+request id, the authenticated caller, refusals as results (and read back as refusals by an
+adopted tool), per-caller tool lists, and a held call confirmed in a client that declares
+elicitation."""
 
 from __future__ import annotations
 
 import json
 import logging
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,10 +17,17 @@ import mcp.types as types
 import pytest
 from mcp.server.auth.provider import AccessToken
 
-from standard_tool import tool
+from standard_tool import acall, call, tool
 from standard_tool.boundary import CallRequest, Decision, Gate
-from standard_tool_mcp import to_asgi_app, to_mcp_server
-from standard_tool_mcp._boundary import REQUEST_ID_META
+from standard_tool.exceptions import REFUSAL_CODES, ToolExecutionError, ToolRefusedError
+from standard_tool_mcp import connect, to_asgi_app, to_mcp_server
+from standard_tool_mcp._boundary import (
+    MAX_MESSAGE,
+    MAX_SUMMARY,
+    REQUEST_ID_META,
+    refusal_of,
+    refusal_result,
+)
 from standard_tool_mcp._compat import (
     MAJOR,
     MCPError,
@@ -26,10 +35,13 @@ from standard_tool_mcp._compat import (
     dump,
     http_client_transport,
     list_tools_page,
+    make_server,
     memory_session,
     open_session,
 )
 from standard_tool_mcp.testing import serving
+
+from .conftest import SERVERS
 
 TOKENS: dict[str, dict[str, Any]] = {
     "alice-token": {"client_id": "app-1", "subject": "alice", "claims": {"tenant": "acme"}},
@@ -179,6 +191,170 @@ async def test_a_held_call_runs_once_when_sent_again_after_the_gate_approves_it(
     again = await _call(server, "bump", {"n": 1}, meta)
     assert first["structuredContent"] == again["structuredContent"] == {"result": 2}
     assert [context["request_id"] for context in runs] == [request_id]
+
+
+# Refusals read back by an adopted tool
+
+
+def _refused_locally(gate: Gate, target: Any, arguments: dict[str, Any], rid: str) -> Any:
+    with pytest.raises(ToolRefusedError) as raised:
+        call(gate.guard(target), arguments, {"request_id": rid})
+    return raised.value
+
+
+async def test_an_adopted_tool_raises_the_refusal_a_local_gate_raises() -> None:
+    server = to_mcp_server(Gate(policy=_deny).guard(double))
+    async with connect(server) as (adopted,):
+        with pytest.raises(ToolRefusedError) as raised:
+            await acall(adopted, {"n": 2}, {"meta": {REQUEST_ID_META: "refund-0042"}})
+    refusal = raised.value
+    local = _refused_locally(Gate(policy=_deny), double, {"n": 2}, "refund-0042")
+    assert (refusal.tool, refusal.code, refusal.retryable) == ("double", "denied", False)
+    assert refusal.payload == local.payload and str(refusal) == str(local)
+    assert refusal.approval is None
+
+
+async def test_an_adopted_held_call_runs_once_when_sent_again_after_approval() -> None:
+    bump, runs = counter()
+    gate = Gate(approvals=lambda request: True)
+    async with connect(to_mcp_server(gate.guard(bump))) as (adopted,):
+        with pytest.raises(ToolRefusedError) as raised:
+            await acall(adopted, {"n": 1})
+        held = raised.value
+        assert held.code == "held_for_review" and held.request_id and runs == []
+        gate.approve(held.request_id, approver="lee")
+        again = {"meta": {REQUEST_ID_META: held.request_id}}
+        assert await acall(adopted, {"n": 1}, again) == await acall(adopted, {"n": 1}, again) == 2
+    assert [context["request_id"] for context in runs] == [held.request_id]
+
+
+def test_a_guarded_tool_served_over_stdio_refuses_through_the_adopted_tool() -> None:
+    command = [sys.executable, str(SERVERS / "gated_server.py")]
+    with connect(command, timeout=20) as (refund,):
+        assert call(refund, {"customer": "ada"}) == {"refunded": "ada", "amount": 10}
+        with pytest.raises(ToolRefusedError) as unknown:
+            call(refund, {"customer": "mallory"}, {"meta": {REQUEST_ID_META: "r-1"}})
+        with pytest.raises(ToolRefusedError) as held:
+            call(refund, {"customer": "ada", "amount": 500})
+    assert unknown.value.payload == {
+        "code": "not_found",
+        "retryable": False,
+        "message": "Unknown customer.",
+        "request_id": "r-1",
+    }
+    assert unknown.value.tool == "refund"
+    assert held.value.code == "held_for_review" and held.value.request_id
+
+
+PAYLOAD: dict[str, Any] = {
+    "code": "denied",
+    "retryable": False,
+    "message": "Not for you.",
+    "request_id": "r-1",
+}
+APPROVAL: dict[str, Any] = {
+    "id": "r-1",
+    "tool": "refund",
+    "digest": "sha256:" + "0" * 64,
+    "summary": '{"customer": "ada"}',
+}
+HELD = {**PAYLOAD, "code": "held_for_review", "approval": APPROVAL}
+
+
+def _answering(structured: Any) -> Any:
+    """A server whose tool ``refund`` answers every call with an error result: the text
+    ``declined`` and ``structured`` as its structured content."""
+    descriptor = types.Tool.model_validate(
+        {"name": "refund", "inputSchema": {"type": "object", "properties": {}}}
+    )
+
+    async def list_tools(ctx: Any) -> list[Any]:
+        return [descriptor]
+
+    async def call_tool(ctx: Any, name: str, arguments: dict[str, Any], meta: Any) -> Any:
+        return types.CallToolResult.model_validate(
+            {
+                "content": [{"type": "text", "text": "declined"}],
+                "structuredContent": structured,
+                "isError": True,
+            }
+        )
+
+    return make_server("answering", list_tools, call_tool)
+
+
+async def _adopted_call(structured: Any) -> Any:
+    async with connect(_answering(structured)) as (adopted,):
+        with pytest.raises((ToolRefusedError, ToolExecutionError)) as raised:
+            await acall(adopted, {})
+    return raised.value
+
+
+@pytest.mark.parametrize(
+    "structured",
+    [PAYLOAD, {**PAYLOAD, "request_id": None}, HELD, {**PAYLOAD, "approval": None}],
+    ids=["payload", "no-request-id", "held", "approval-null"],
+)
+async def test_a_refusal_payload_from_any_server_is_a_refusal(structured: Any) -> None:
+    refusal = await _adopted_call(structured)
+    assert isinstance(refusal, ToolRefusedError) and refusal.tool == "refund"
+    assert {**refusal.payload, "approval": refusal.approval} == {"approval": None, **structured}
+
+
+MALFORMED: dict[str, Any] = {
+    "unknown-code": {**PAYLOAD, "code": "teapot"},
+    "code-not-a-string": {**PAYLOAD, "code": ["denied"]},
+    "code-an-object": {**PAYLOAD, "code": {"denied": True}},
+    "retryable-a-string": {**PAYLOAD, "retryable": "false"},
+    "retryable-a-number": {**PAYLOAD, "retryable": 0},
+    "retryable-not-the-codes": {**PAYLOAD, "retryable": True},
+    "message-a-number": {**PAYLOAD, "message": 7},
+    "message-null": {**PAYLOAD, "message": None},
+    "request-id-a-number": {**PAYLOAD, "request_id": 7},
+    "request-id-empty": {**PAYLOAD, "request_id": ""},
+    "request-id-too-long": {**PAYLOAD, "request_id": "r" * 201},
+    "extra-key": {**PAYLOAD, "trace": "x"},
+    "missing-key": {k: v for k, v in PAYLOAD.items() if k != "message"},
+    "approval-a-string": {**HELD, "approval": "approved"},
+    "approval-extra-key": {**HELD, "approval": {**APPROVAL, "approved": True}},
+    "approval-missing-key": {**HELD, "approval": {k: v for k, v in APPROVAL.items() if k != "id"}},
+    "approval-of-another-call": {**HELD, "approval": {**APPROVAL, "id": "r-2"}},
+    "approval-digest-malformed": {**HELD, "approval": {**APPROVAL, "digest": "md5:00"}},
+    "approval-summary-a-number": {**HELD, "approval": {**APPROVAL, "summary": 7}},
+    "approval-tool-empty": {**HELD, "approval": {**APPROVAL, "tool": ""}},
+}
+if MAJOR >= 2:  # structured content that is no object (protocol 2026-07-28; 1.x refuses it)
+    MALFORMED["a-list"] = [PAYLOAD]
+
+
+@pytest.mark.parametrize("structured", MALFORMED.values(), ids=MALFORMED.keys())
+async def test_anything_else_in_an_error_result_stays_a_failure(structured: Any) -> None:
+    error = await _adopted_call(structured)
+    assert type(error) is ToolExecutionError
+    assert error.tool == "refund" and error.message == "declined"
+
+
+async def test_a_huge_message_and_summary_are_clipped() -> None:
+    approval = {**APPROVAL, "summary": "s" * 100_000}
+    refusal = await _adopted_call({**HELD, "message": "m" * 1_000_000, "approval": approval})
+    assert isinstance(refusal, ToolRefusedError)
+    assert len(refusal.message) == MAX_MESSAGE and refusal.message.endswith("m...")
+    assert refusal.approval is not None and len(refusal.approval["summary"]) == MAX_SUMMARY
+    assert len(str(refusal)) < MAX_MESSAGE + 200
+
+
+def test_text_that_is_not_valid_unicode_is_read_as_valid_unicode() -> None:
+    refusal = refusal_of("refund", {**PAYLOAD, "message": "bad \ud800 text"})
+    assert refusal is not None and refusal.message == "bad ? text"
+    refusal.message.encode("utf-8")
+
+
+@pytest.mark.parametrize("code", sorted(REFUSAL_CODES))
+def test_every_refusal_the_server_sends_reads_back_as_itself(code: str) -> None:
+    sent = ToolRefusedError("double", code, "Because.", "r-9")
+    structured = dump(refusal_result(sent))["structuredContent"]
+    read = refusal_of("double", structured)
+    assert read is not None and read.payload == sent.payload and str(read) == str(sent)
 
 
 # The authenticated caller
@@ -374,7 +550,6 @@ async def test_a_failed_elicitation_request_leaves_the_call_held() -> None:
     await _held(to_mcp_server(bump), gate, runs, broken)
 
 
-@pytest.mark.skipif(MAJOR < 2, reason="a 1.x client session answering late fails at its close")
 async def test_an_unanswered_elicitation_leaves_the_call_held_at_the_time_limit() -> None:
     gave_up = anyio.Event()
 
@@ -383,9 +558,18 @@ async def test_an_unanswered_elicitation_leaves_the_call_held_at_the_time_limit(
             if "TimeoutError" in record.getMessage():
                 gave_up.set()
 
+    answered = anyio.Event()
+    notices: list[Any] = []
+
     async def away(context: Any, params: Any) -> Any:
-        await gave_up.wait()  # answers only once the server stopped waiting
+        try:
+            await gave_up.wait()  # answers only once the server stopped waiting
+        finally:
+            answered.set()  # or is cancelled: a client that honours the server's cancellation
         return types.ElicitResult(action="accept", content={"approve": True})
+
+    async def notice(params: Any) -> None:
+        notices.append(params)
 
     gate, bump, runs = reviewed()
     server = to_mcp_server(bump, timeout=0.5)
@@ -393,15 +577,19 @@ async def test_an_unanswered_elicitation_leaves_the_call_held_at_the_time_limit(
     logger.addHandler(watch)
     level = logger.level
     logger.setLevel(logging.INFO)
+    callbacks = {**_options(away), "logging_callback": notice}
     try:
-        async with memory_session(server, callbacks=_options(away)) as session:
+        async with memory_session(server, callbacks=callbacks) as session:
             result = dump(await call_tool(session, "bump", {"n": 1}, 10, None))
+            await answered.wait()  # the late answer (if any) is on its way; a call after it
+            assert "bump" in await _names(session)
     finally:
         logger.removeHandler(watch)
         logger.setLevel(level)
     payload = _refusal(result)
     assert payload["code"] == "held_for_review" and runs == []
     assert gate.pending(payload["request_id"]) is not None
+    assert notices == []  # the late answer is dropped: no error is reported to the client
 
 
 @pytest.mark.parametrize("asked_in", ASKED_IN)

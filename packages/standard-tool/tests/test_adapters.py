@@ -35,6 +35,7 @@ from standard_tool.exceptions import (
     UnsupportedObjectError,
     UsageError,
 )
+from standard_tool.hookspecs import hookimpl
 from standard_tool.names import MCP_NAMES, OPENAI_NAMES
 from standard_tool.testing import sample_tools
 
@@ -205,6 +206,47 @@ def test_export_tools_takes_one_or_many_and_refuses_collisions() -> None:
     with pytest.raises(ToolNameError, match="two tools are named 'add'"):
         export_tools([tools["add"], tools["add"]], lambda t, n: n, OPENAI_NAMES)
     assert as_tools(x for x in [shout]) == [shout]
+
+
+class FieldsTool:
+    """A framework's tool object that iterates over its fields (as a pydantic model does)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __iter__(self) -> Any:
+        return iter([("name", self.name), ("description", "A field tool.")])
+
+
+class FieldsAdapter:
+    """A plugin that adopts :class:`FieldsTool`."""
+
+    @hookimpl
+    def standard_tool_adopt(self, obj: Any) -> Any:
+        if isinstance(obj, FieldsTool):
+            return st.Tool(name=obj.name, description="A field tool.", execute=lambda i: i)
+        return None
+
+
+def test_an_iterable_tool_an_adapter_adopts_is_one_tool(plugin_manager: Any) -> None:
+    from standard_tool.boundary import Gate, GuardedTool
+    from standard_tool.contracts import snapshot
+    from standard_tool.providers import to_openai
+
+    tool = FieldsTool("fields")
+    assert len(as_tools(tool)) == 2  # no adapter adopts it: its items, as before
+    plugin_manager.register(FieldsAdapter(), name="fields")
+    assert as_tools(tool) == [tool]
+    guarded = Gate().guard(tool)
+    assert isinstance(guarded, GuardedTool) and guarded.name == "fields"
+    assert st.call(guarded, {"k": 1}) == {"k": 1}
+    assert to_openai(tool)["name"] == "fields"  # one declaration, not a list of one
+    assert [entry["name"] for entry in snapshot(tool)["tools"]] == ["fields"]
+    other = FieldsTool("other")
+    for several in ([tool, other], (tool, other), (t for t in [tool, other])):
+        assert [g.name for g in Gate().guard(several)] == ["fields", "other"]
+    assert as_tools({tool}) == [tool] and as_tools(frozenset([tool])) == [tool]
+    assert as_tools({"a": tool}.values()) == [tool]  # a view: no adapter adopts it, several
 
 
 def test_an_element_that_is_not_a_tool_is_named_by_its_index() -> None:

@@ -215,7 +215,10 @@ def from_langchain(tool: Any) -> LangChainTool:
 
 
 def from_langchain_tools(tools: Any) -> list[LangChainTool]:
-    """Standard tools for a toolkit (anything with ``get_tools()``) or an iterable of tools."""
+    """Standard tools for a toolkit (anything with ``get_tools()``), one tool, or an iterable
+    of tools (a tool is a pydantic model: iterating it gives its fields, not tools)."""
     get_tools = getattr(tools, "get_tools", None)
     items: Iterable[Any] = get_tools() if callable(get_tools) else tools
+    if isinstance(tools, BaseTool):
+        items = [tools]
     return [from_langchain(tool) for tool in items]

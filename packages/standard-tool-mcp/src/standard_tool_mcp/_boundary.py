@@ -9,7 +9,8 @@ request id, the caller's identity, its view of the tool list, and the form of a 
 - A guarded tool whose gate hides it from this caller is not listed, and calling it reads as
   calling an unknown tool.
 - A refusal is an ``isError`` result: the refusal's JSON line as text, its payload as
-  structured content.
+  structured content. An adopted tool reads such a result back as the refusal
+  (:func:`refusal_of`).
 - A held call (``held_for_review``) of a client that declared elicitation is put to the
   person through the client (:func:`confirm`): a form naming the tool and showing the
   approval's summary, with one required boolean, ``approve``.
@@ -19,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from standard_tool import StandardTool
 from standard_tool.boundary import guarded_of
-from standard_tool.exceptions import ToolRefusedError
+from standard_tool.exceptions import REFUSAL_CODES, ToolRefusedError
 
 from . import _compat
 from ._content import text_block
@@ -40,6 +42,7 @@ __all__ = [
     "confirm",
     "identify",
     "question",
+    "refusal_of",
     "refusal_result",
     "sees",
     "verdict",
@@ -69,6 +72,13 @@ CLIENT_APPROVER = "mcp-client"
 """The approver recorded for an answer in the client of a caller with no ``actor``."""
 DECLINED = "declined in the client"
 """The reason recorded for a call rejected in the client."""
+MAX_MESSAGE = 4000
+"""Characters of a refusal's message read from a server's result (more are clipped)."""
+MAX_SUMMARY = 500
+"""Characters of a held call's approval summary read from a server's result (more are clipped)."""
+_PAYLOAD = frozenset({"code", "retryable", "message", "request_id"})
+_APPROVAL = frozenset({"id", "tool", "digest", "summary"})
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 
 _logger = logging.getLogger("standard_tool_mcp")
 
@@ -149,3 +159,67 @@ def refusal_result(error: ToolRefusedError) -> Any:
     content. Clients check structured content against a tool's output schema only when the
     result is not an error (both SDK majors), so the payload has its own shape there."""
     return _compat.tool_result([text_block(str(error))], error.payload, is_error=True)
+
+
+def refusal_of(tool: str, structured: Any) -> ToolRefusedError | None:
+    """The refusal of the adopted tool ``tool`` that an error result's structured content
+    ``structured`` is, or ``None`` when it is anything else.
+
+    It is one when it holds exactly the payload :func:`refusal_result` sends: ``code`` (one
+    of ``REFUSAL_CODES``), ``retryable`` (the code's own), ``message`` (a string, clipped to
+    :data:`MAX_MESSAGE` characters) and ``request_id`` (a string of 1 to
+    :data:`MAX_REQUEST_ID` characters, or ``None``), and optionally ``approval``: ``None``, or
+    what a held call's approval request is (``id``: the request id; ``tool``; ``digest``: a
+    ``sha256:`` digest; ``summary``, clipped to :data:`MAX_SUMMARY` characters). Any other key
+    or type, and it is not."""
+    if not isinstance(structured, dict):
+        return None
+    if not _PAYLOAD <= structured.keys() <= _PAYLOAD | {"approval"}:
+        return None
+    code, retryable = structured["code"], structured["retryable"]
+    message, request_id = structured["message"], structured["request_id"]
+    if not (
+        isinstance(code, str)
+        and code in REFUSAL_CODES
+        and retryable is REFUSAL_CODES[code]
+        and isinstance(message, str)
+        and (request_id is None or _request_id(request_id))
+    ):
+        return None
+    approval = structured.get("approval")
+    if approval is not None:
+        approval = _approval_of(approval, request_id)
+        if approval is None:
+            return None
+    return ToolRefusedError(tool, code, _clip(message, MAX_MESSAGE), request_id, approval)
+
+
+def _request_id(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_REQUEST_ID
+
+
+def _approval_of(value: Any, request_id: str | None) -> dict[str, Any] | None:
+    """A held call's approval request read from a server's result, or ``None`` when
+    ``value`` is not one (for the call of ``request_id``)."""
+    if not isinstance(value, dict) or value.keys() != _APPROVAL:
+        return None
+    if not all(isinstance(value[key], str) for key in _APPROVAL):
+        return None
+    if value["id"] != request_id or not _DIGEST.fullmatch(value["digest"]):
+        return None
+    if not 0 < len(value["tool"]) <= 256:
+        return None
+    return {
+        "id": value["id"],
+        "tool": value["tool"],
+        "digest": value["digest"],
+        "summary": _clip(value["summary"], MAX_SUMMARY),
+    }
+
+
+def _clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters (``...`` marks the cut), as valid Unicode
+    (a lone surrogate becomes ``?``), as the core clips text chosen by someone else."""
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text if text.isascii() else text.encode("utf-8", "replace").decode("utf-8")

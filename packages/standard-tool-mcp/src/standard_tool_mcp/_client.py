@@ -26,6 +26,7 @@ from standard_tool.exceptions import (
 )
 
 from . import _compat
+from ._boundary import refusal_of
 from ._content import from_content
 from ._descriptors import fields_of
 
@@ -231,6 +232,9 @@ class MCPTool(WrapperTool):
     def _result(self, result: Any) -> Any:
         is_error, content, structured = _compat.result_parts(result)
         if is_error:
+            refusal = refusal_of(self.name, structured)
+            if refusal is not None:  # a gated server's refusal: the same error as a local one
+                raise refusal
             text = "\n".join(v if isinstance(v, str) else repr(v) for v in _values(content))
             raise ToolExecutionError(self.name, text.removeprefix(f"Tool {self.name!r} failed: "))
         if self.output_schema is not None:

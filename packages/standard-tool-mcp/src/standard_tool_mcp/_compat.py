@@ -7,8 +7,9 @@ malformed tool (:func:`list_tools_raw`, :func:`remember_output_schema`), the HTT
 that carries custom headers (:func:`http_client_transport`), the connection behind a 2.x
 per-request session, where a client's log level is kept (:func:`connection_of`), turning off
 the session's own output check for tools that check their output themselves
-(:func:`skip_output_check`), and a JSON-RPC error with a null ``id`` on a stdio server's write
-stream (:func:`error_reply`).
+(:func:`skip_output_check`), a JSON-RPC error with a null ``id`` on a stdio server's write
+stream (:func:`error_reply`), and, on 1.x, the client's late answer to a request the server
+stopped waiting for, dropped as 2.x drops it (:func:`elicit_form`).
 """
 
 from __future__ import annotations
@@ -180,9 +181,54 @@ def can_elicit(ctx: Any) -> bool:
 
 async def elicit_form(ctx: Any, message: str, schema: Mapping[str, Any]) -> tuple[str, Any]:
     """Ask the client of the request of ``ctx`` to fill in a form (``elicitation/create``,
-    sent on the request's own stream): its ``action`` and ``content``."""
-    result = await ctx.session.elicit_form(message, dict(schema), ctx.request_id)
+    sent on the request's own stream): its ``action`` and ``content``.
+
+    Cancelled (the server stopped waiting), the client's answer may still come. 2.x drops
+    it; a 1.x session reads it as an error of its own, answers the client with an error log
+    notification, and when the client has closed meanwhile fails with the closed stream.
+    So on 1.x the answer to a cancelled request is dropped here (:class:`_LateAnswers`)."""
+    session = ctx.session
+    asked = None  # the id the request is sent with: the session's next one
+    if MAJOR < 2 and callable(getattr(session, "add_response_router", None)):
+        asked = getattr(session, "_request_id", None)
+    try:
+        result = await session.elicit_form(message, dict(schema), ctx.request_id)
+    except BaseException as exc:
+        if isinstance(asked, int) and not isinstance(exc, Exception):  # cancelled
+            _LateAnswers.of(session).expect(asked)
+        raise
     return result.action, result.content
+
+
+class _LateAnswers:
+    """A 1.x session's response router that drops the answers to the requests the server
+    stopped waiting for (at most :attr:`KEPT` of them are awaited at once)."""
+
+    KEPT = 1000
+
+    def __init__(self) -> None:
+        self.ids: dict[Any, None] = {}
+
+    @classmethod
+    def of(cls, session: Any) -> _LateAnswers:
+        """The router of ``session``, added to it on first use."""
+        router: _LateAnswers | None = getattr(session, "_standard_tool_late", None)
+        if router is None:
+            router = cls()
+            session.add_response_router(router)
+            session._standard_tool_late = router
+        return router
+
+    def expect(self, request_id: Any) -> None:
+        self.ids[request_id] = None
+        while len(self.ids) > self.KEPT:
+            del self.ids[next(iter(self.ids))]
+
+    def route_response(self, request_id: Any, response: Any) -> bool:
+        return self.ids.pop(request_id, False) is None
+
+    def route_error(self, request_id: Any, error: Any) -> bool:
+        return self.ids.pop(request_id, False) is None
 
 
 INPUT_REQUIRED_VERSION = "2026-07-28"

@@ -38,7 +38,7 @@ from ..exceptions import (
     ToolValidationError,
     UsageError,
 )
-from ..plugins._metadata import adopt_each, as_tools
+from ..plugins._metadata import adopt_each, is_one
 from ..plugins._registry import adopt
 from ..run._call import acall, call
 from ..run._redact import secrets_of
@@ -212,7 +212,7 @@ class Gate:
     def guard(self, tools: Any) -> Any:
         """``tools`` behind this gate: one tool (anything ``st.adopt`` takes) gives one
         :class:`GuardedTool`, several give a list."""
-        if len(as_tools(tools)) == 1 and as_tools(tools)[0] is tools:
+        if is_one(tools):
             return GuardedTool(adopt(tools), self)
         return [GuardedTool(tool, self) for tool in adopt_each(tools)]
 

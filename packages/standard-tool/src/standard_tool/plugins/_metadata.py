@@ -3,13 +3,13 @@ are exported under a target's name rule."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .._probe import is_instance
 from .._protocols import StandardTool
-from ..exceptions import UnsupportedObjectError
+from ..exceptions import StandardToolError, UnsupportedObjectError
 from ..names import NameMap, NameRule
 from ..tools._json_schemas import output_json_schema
 from ._registry import _not_adoptable, adopt, is_standard_tool
@@ -20,6 +20,7 @@ __all__ = [
     "adopt_each",
     "as_tools",
     "export_tools",
+    "is_one",
     "pack_metadata",
     "unpack_metadata",
 ]
@@ -27,6 +28,8 @@ __all__ = [
 METADATA_KEY = "standard_tool"
 """The key, in a framework's metadata, of what its tool object has no slot for."""
 _FIELDS = ("title", "output_schema", "meta")
+_SEVERAL = (list, tuple, set, frozenset, Iterator)
+"""What is several tools without asking the adapters (no framework's tool is one of these)."""
 T = TypeVar("T")
 
 
@@ -83,13 +86,28 @@ def unpack_metadata(metadata: Any) -> Stored:
 
 
 def as_tools(tools: Any) -> list[Any]:
-    """One tool or several: a standard tool, a function or a framework's tool object is one;
-    a list, tuple, set or other iterable is several."""
+    """One tool or several: a standard tool, a function or anything an installed adapter
+    adopts is one, iterable or not (a LangChain tool is a pydantic model, which iterates over
+    its fields); a list, tuple, set, iterator or other iterable is several."""
+    return [tools] if is_one(tools) else list(tools)
+
+
+def is_one(tools: Any) -> bool:
+    """Whether ``tools`` is one tool, not several (see :func:`as_tools`); the adapters are
+    asked only about an iterable that is no plain collection."""
     if is_standard_tool(tools) or is_instance(tools, (str, bytes, Mapping)) or callable(tools):
-        return [tools]
-    if is_instance(tools, Iterable):
-        return list(tools)
-    return [tools]
+        return True
+    if not is_instance(tools, Iterable):
+        return True
+    if is_instance(tools, _SEVERAL):
+        return False
+    try:
+        adopt(tools)
+    except UnsupportedObjectError:
+        return False
+    except StandardToolError:  # an adapter owns it, and says what is wrong with it
+        pass
+    return True
 
 
 def export_tools(tools: Any, export: Callable[[StandardTool, str], T], rule: NameRule) -> list[T]:
@@ -106,11 +124,10 @@ def export_tools(tools: Any, export: Callable[[StandardTool, str], T], rule: Nam
 def adopt_each(tools: Any) -> list[StandardTool]:
     """Each tool of one tool or several (see :func:`as_tools`) adopted; an element that no
     adapter adopts is named by its index."""
-    items = as_tools(tools)
-    if len(items) == 1 and items[0] is tools:
+    if is_one(tools):
         return [adopt(tools)]
     adopted = []
-    for index, item in enumerate(items):
+    for index, item in enumerate(tools):
         try:
             adopted.append(adopt(item))
         except UnsupportedObjectError as error:

@@ -9,8 +9,8 @@ from typing import Any, Literal, TypeVar
 from .._protocols import StandardTool
 from ..exceptions import SchemaNotExpressibleError, UsageError
 from ..names import ANTHROPIC_NAMES, GEMINI_NAMES, HF_NAMES, OPENAI_NAMES, NameRule
-from ..plugins._metadata import export_tools
-from ..plugins._registry import adopt, is_standard_tool
+from ..plugins._metadata import export_tools, is_one
+from ..plugins._registry import adopt
 from ..schema._schema import JsonSchema, as_schema
 from ..schema.dialects._providers import HfOutputDialect
 from ..schema.dialects._registry import convert_schema
@@ -68,7 +68,7 @@ def openai_strict_problem(tool: Any) -> SchemaNotExpressibleError | None:
 def _each(tools: Any, rule: NameRule, render: Callable[[StandardTool, str], T]) -> T | list[T]:
     """``render(tool, name)`` for one tool, or a list for several, names made valid for
     ``rule`` (two that collide raise ``ToolNameError``)."""
-    single = is_standard_tool(tools) or callable(tools)
+    single = is_one(tools)
     out = export_tools(tools, render, rule)
     return out[0] if single else out
 
