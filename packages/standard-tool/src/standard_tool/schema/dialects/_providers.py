@@ -406,7 +406,9 @@ def _untyped(dialect: Dialect, pointer: str, accepted: str) -> None:
 
 def gemini_keywords(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
     """Only the keywords of Gemini's schema; the others are written into the description."""
-    return move_to_description(node, [k for k in node if k not in _GEMINI_KEYWORDS], dialect, pointer)
+    return move_to_description(
+        node, [k for k in node if k not in _GEMINI_KEYWORDS], dialect, pointer
+    )
 
 
 def gemini_single_type(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:

@@ -196,7 +196,10 @@ def ref_alone(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str,
         ref = node.pop("$ref")
         node["anyOf"] = [{"$ref": ref}]
         dialect.change(
-            _ptr(pointer, "$ref"), "$ref", "rewritten", "held alone in an anyOf, its siblings beside"
+            _ptr(pointer, "$ref"),
+            "$ref",
+            "rewritten",
+            "held alone in an anyOf, its siblings beside",
         )
     return node
 
