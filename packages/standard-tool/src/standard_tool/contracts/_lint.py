@@ -187,7 +187,7 @@ def _names(name: str) -> Iterator[Finding]:
                 "lint/name-renamed",
                 name,
                 "/name",
-                f"{rule.target} accepts names matching {rule.pattern.pattern}; it renames this one",
+                f"renamed: the target accepts names matching {rule.pattern.pattern}",
                 rule.target,
             )
 
