@@ -115,3 +115,10 @@ def test_a_real_mcp_servers_tools_lint_as_their_schemas_convert(run: Run) -> Non
                     left_out = keyword not in rendered["properties"][name]
                     said = any(f["pointer"] == pointer and f["target"] == target for f in mine)
                     assert left_out == said, (entry["name"], target, name, keyword)
+
+
+def test_a_source_that_does_not_load_is_a_usage_error_as_one_json_document(run: Run) -> None:
+    out = run("lint", "packages/standard-tool-cli/tests/sources.py:NOPE", "--json")
+    assert out.returncode == 2
+    error = json.loads(out.stdout)
+    assert error["exit_status"] == 2 and error["error"].startswith("standard-tool lint: ")
