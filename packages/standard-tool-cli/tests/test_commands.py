@@ -22,6 +22,7 @@ COMMANDS = [
     "call",
     "serve",
     "check",
+    "lint",
     "pending",
     "approve",
     "reject",

@@ -1,5 +1,5 @@
 """The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``,
-and a gate's ``pending``, ``approve`` and ``reject``."""
+``lint``, and a gate's ``pending``, ``approve`` and ``reject``."""
 
 from __future__ import annotations
 
@@ -29,13 +29,13 @@ from standard_tool.checks import (
     one_line,
     running_threads,
 )
-from standard_tool.contracts import dump_snapshot, snapshot
+from standard_tool.contracts import LINT_RULES, dump_snapshot, lint_tools, snapshot
 from standard_tool.dialects import dialects
 from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
-from ._render import arguments_summary, check_report, console, print_json, summary
+from ._render import arguments_summary, check_report, console, lint_report, print_json, summary
 from ._sources import FORMS, GATE_FORMS, ServerLog, find_tool, load_gate, open_source
 
 __all__ = ["cli", "main"]
@@ -211,6 +211,7 @@ Examples:
   standard-tool show examples/weather.py:TOOLS multiply --as openapi-3.0
   standard-tool call examples/weather.py:TOOLS multiply --input '{"a": 6, "b": 7}'
   standard-tool check examples/weather.py:TOOLS
+  standard-tool lint examples/weather.py:TOOLS
   standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
   standard-tool list 'mcp+stdio:uvx mcp-server-time'
   standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
@@ -848,11 +849,62 @@ def _checked(
     return results
 
 
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool lint examples/weather.py:TOOLS
+  standard-tool lint examples/weather.py:TOOLS --json
+  standard-tool lint 'mcp+stdio:uvx mcp-server-time'"""
+)
+@click.argument("source")
+@_json
+@_server
+@_timeout
+@_debug
+def lint(source: str, as_json: bool, timeout: float) -> None:
+    """Where the tools of SOURCE leave what every provider and framework reads alike.
+
+    For each tool: its name against each target's name rule, its description (missing, too
+    long for LlamaIndex), parameters without a description, `required` naming an undeclared
+    property, credentials and internal hosts in anything a model is shown, and what each
+    provider's dialect (openai, openai-strict, anthropic, gemini, gemini-json-schema, hf)
+    does to its input schema: a keyword rewritten, written into the description, dropped, or
+    refused. Each finding has a rule id, a level (error, warning, info), a JSON Pointer into
+    the tool's snapshot entry and, when it concerns one, the target. Exits 1 when any finding
+    is an error.
+    """
+    with ExitStack() as stack:
+        tools = _open_source(source, stack, timeout)
+        findings = lint_tools(tools)
+    counts = {level: sum(f.level == level for f in findings) for level in LEVELS}
+    if as_json:
+        _DOCUMENT.print(
+            {
+                "source": source,
+                "passed": not counts["error"],
+                "counts": counts,
+                "rules": {
+                    rule: {"level": level, "summary": text}
+                    for rule, (level, text) in LINT_RULES.items()
+                },
+                "findings": [finding.to_dict() for finding in findings],
+            }
+        )
+    else:
+        lint_report(len(tools), findings)
+    if counts["error"]:
+        sys.exit(FAILED)
+
+
+LEVELS = ("error", "warning", "info")
+"""The levels of a lint finding, the gravest first."""
+
+
 check.help = inspect.cleandoc(check.help or "").replace(
     "{checks}",
     "\n".join(f"`{name}`: {DESCRIPTIONS[name]}." for name in CHECKS).replace("\n", "\n\n"),
 )
-for _command in (list_, snapshot_, show, call, serve, check):
+for _command in (list_, snapshot_, show, call, serve, check, lint):
     _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
 for _command in (call, serve):
     _command.help = f"{_command.help}\n\n{GATE_HELP}"

@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from standard_tool.checks import CheckResult, failures, heading, legend, skipped, tally
+from standard_tool.contracts import Finding
 
-__all__ = ["arguments_summary", "check_report", "console", "print_json", "summary"]
+__all__ = ["arguments_summary", "check_report", "console", "lint_report", "print_json", "summary"]
 
 
 def print_json(value: Any, file: TextIO | None = None) -> None:
@@ -152,3 +153,35 @@ def _table(
         for index, target in enumerate(targets):
             table.add_row(tool, target, cell(tool, target), end_section=index == len(targets) - 1)
     return table
+
+
+_LEVEL_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
+_LEVEL_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def lint_report(tools: int, findings: Sequence[Finding]) -> None:
+    """The findings of ``standard-tool lint`` on stdout, one line each (whatever the width,
+    for grep): level, tool, pointer, rule, the targets it concerns (one line for a finding
+    that several targets share), message; the gravest first, then the counts per level."""
+    from rich.text import Text
+
+    rows: dict[tuple[str, str, str, str, str], list[str]] = {}
+    for found in findings:
+        key = (found.tool, found.level, found.pointer, found.rule, found.message)
+        targets = rows.setdefault(key, [])
+        if found.target is not None:
+            targets.append(found.target)
+    out = console()
+    ordered = sorted(rows.items(), key=lambda item: (item[0][0], _LEVEL_ORDER[item[0][1]]))
+    for (tool, level, pointer, rule, message), targets in ordered:
+        line = Text(f"{level:<7}", style=_LEVEL_STYLES[level])
+        where = f" [{', '.join(targets)}]" if targets else ""
+        line.append(f" {tool} {pointer or '/'} {rule}{where}: {message}")
+        out.print(line, highlight=False, soft_wrap=True)
+    counts = {level: sum(f.level == level for f in findings) for level in _LEVEL_ORDER}
+    out.print(
+        f"{tools} tools linted: {counts['error']} errors, {counts['warning']} warnings, "
+        f"{counts['info']} info",
+        markup=False,
+        highlight=False,
+    )

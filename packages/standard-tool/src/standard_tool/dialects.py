@@ -17,6 +17,10 @@ rule, registered by name::
 
     register_dialect("untitled", Untitled)
     # st.input_json_schema(tool, target="untitled")
+
+``convert_schema(schema, target, record=changes)`` appends to the list ``changes`` a
+:class:`Change` for each keyword a step rewrote, wrote into the description, dropped or
+refused (a step notes it with ``dialect.change(pointer, keyword, action, detail)``).
 """
 
 from .schema.dialects._drafts import detect_dialect
@@ -26,10 +30,12 @@ from .schema.dialects._registry import (
     dialects,
     register_dialect,
 )
-from .schema.dialects._walk import Dialect
+from .schema.dialects._walk import ACTIONS, Change, Dialect
 
 __all__ = [
+    "ACTIONS",
     "BUILTIN_DIALECTS",
+    "Change",
     "Dialect",
     "convert_schema",
     "detect_dialect",

@@ -4,15 +4,21 @@ JSON Schema that every provider and framework reads alike (a portability lint)."
 
 from ._digest import declaration, schema_digest, tool_digest
 from ._finding import Finding
+from ._lint import LINT_RULES, LLAMA_INDEX_DESCRIPTION, NAME_RULES, lint_tool, lint_tools
 from ._pin import Pin
 from ._snapshot import FORMAT, dump_snapshot, load_snapshot, snapshot
 
 __all__ = [
     "FORMAT",
     "Finding",
+    "LINT_RULES",
+    "LLAMA_INDEX_DESCRIPTION",
+    "NAME_RULES",
     "Pin",
     "declaration",
     "dump_snapshot",
+    "lint_tool",
+    "lint_tools",
     "load_snapshot",
     "schema_digest",
     "snapshot",

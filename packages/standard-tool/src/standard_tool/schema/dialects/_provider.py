@@ -28,6 +28,8 @@ from ._walk import _LIST, _MAP, _ONE, MAX_DEPTH, Dialect, _merge, _ptr, _unescap
 
 __all__ = [
     "ANNOTATIONS",
+    "MERGED",
+    "NULLABLE",
     "OF_TYPE",
     "ProviderDialect",
     "Step",
@@ -50,6 +52,9 @@ _SILENT = frozenset((
     "additionalItems", "unevaluatedItems", "unevaluatedProperties", "examples", "example",
 ))
 """Keywords dropped without a note: annotations, or rules a model never needed to read."""
+_KEPT_ELSEWHERE = frozenset(("$schema", "$defs", "definitions"))
+"""Of the keywords every provider leaves out, those whose meaning stays: the dialect the
+rendered schema is in, and the definitions its references are inlined from."""
 ANNOTATIONS = frozenset(("title", "description", "default", "examples", "example", "nullable"))
 OF_TYPE = {
     "object": ("properties", "required", "additionalProperties", "patternProperties",
@@ -122,17 +127,32 @@ def _rule(keyword: str, value: Any) -> str:
     return f"{keyword}: {text}"
 
 
-def move_to_description(node: dict[str, Any], keywords: list[str]) -> dict[str, Any]:
-    """``node`` without ``keywords``; those a model should know of are noted in its description."""
+def move_to_description(
+    node: dict[str, Any],
+    keywords: list[str],
+    dialect: Dialect | None = None,
+    pointer: str = "",
+) -> dict[str, Any]:
+    """``node`` without ``keywords``; those a model should know of are noted in its description
+    (each noted in ``dialect``'s record as described or dropped, ``pointer`` being the node's)."""
     if not keywords:
         return node
-    noted = [
-        _rule(k, node[k])
-        for k in keywords
-        if k not in _SILENT and not (k == "additionalProperties" and node[k] is False)
-    ]
+    noted = []
+    for k in keywords:
+        if k not in _SILENT and not (k == "additionalProperties" and node[k] is False):
+            noted.append(_rule(k, node[k]))
+            if dialect is not None:
+                dialect.change(_ptr(pointer, k), k, "described", _DESCRIBED)
+        elif dialect is not None:
+            dialect.change(_ptr(pointer, k), k, "dropped", _SILENTLY)
     out = {k: v for k, v in node.items() if k not in keywords}
     return note(out, "; ".join(noted)) if noted else out
+
+
+MERGED = "its branches merged into the schema that holds them"
+NULLABLE = "null said by 'nullable: true' instead"
+_DESCRIBED = "left out; its rule is written into the description"
+_SILENTLY = "left out without a note (an annotation, or a rule a model does not need)"
 
 
 class ProviderDialect(Dialect):
@@ -207,14 +227,26 @@ class ProviderDialect(Dialect):
 
     def node(self, node: Mapping[str, Any], pointer: str, depth: int) -> dict[str, Any]:
         if self.spells_nullable:
+            for key in ("anyOf", "oneOf"):
+                branches = node.get(key)
+                if isinstance(branches, list) and any(only_null(b) for b in branches):
+                    self.change(_ptr(pointer, key), key, "rewritten", NULLABLE)
             node = _null_branches_out(node)
         if "$ref" in node:
+            at = _ptr(pointer, "$ref")
+            if self.target_of(node["$ref"], at) not in self.stack:
+                self.change(at, "$ref", "rewritten", "replaced by a copy of the schema it names")
             return self.inline(node, pointer, depth)
         if isinstance(node.get("allOf"), list):
             node = _all_of_folded(node)
+            if "allOf" not in node:
+                self.change(_ptr(pointer, "allOf"), "allOf", "rewritten", MERGED)
         dropped = [k for k in node if k in self.dropped_early]
         if dropped:
-            node = move_to_description(dict(node), dropped)
+            node = move_to_description(dict(node), dropped, self, pointer)
+        for key in node:
+            if key in _DROPPED and key not in _KEPT_ELSEWHERE:
+                self.change(_ptr(pointer, key), key, "dropped", _SILENTLY)
         out = self.children({k: v for k, v in node.items() if k not in _DROPPED}, pointer, depth)
         for step in self.steps:
             out = step(self, out, pointer)
@@ -404,6 +436,7 @@ def _object_root(dialect: Dialect, root: Any) -> dict[str, Any]:
     if isinstance(node.get("$ref"), str) and node["$ref"].startswith("#"):
         target = _target(dialect, node["$ref"], "/$ref")
         node.pop("$ref")
+        dialect.change("/$ref", "$ref", "rewritten", "the root replaced by the schema it names")
         joined = _merge(target, node)
         node = joined if joined is not None else {**node, "allOf": [target, *node.get("allOf", [])]}
     for key in ("anyOf", "oneOf", "allOf"):
@@ -417,12 +450,19 @@ def _object_root(dialect: Dialect, root: Any) -> dict[str, Any]:
                 merged = _merge(merged, branch) if merged is not None else None
             if merged is not None:
                 node = merged
+                dialect.change(f"/{key}", key, "rewritten", MERGED)
             continue
         objects = [b for b in resolved if is_object(b) or b.get("type") is None]
         if not objects:  # arguments are an object: the other branches never apply
             dialect.fail(key, f"/{key}", "no branch of this root accepts an object")
         node = {k: v for k, v in node.items() if k != key}
         node.update(_joined(objects))
+        dialect.change(
+            f"/{key}",
+            key,
+            "rewritten",
+            "the root's branches joined into one object that accepts what any of them accepts",
+        )
     types = types_of(node)
     if types and "object" not in types:
         dialect.fail("type", "/type", f"tool arguments are an object; this root is {types}")
@@ -432,6 +472,7 @@ def _object_root(dialect: Dialect, root: Any) -> dict[str, Any]:
     if types and len(types) > 1:
         node = {k: v for k, v in node.items() if k not in _other_type_keywords("object")}
         node["type"] = "object"
+        dialect.change("/type", "type", "rewritten", "tool arguments are an object: 'object' alone")
     node.setdefault("properties", {})
     return node
 

@@ -70,9 +70,9 @@ def strict_keywords(dialect: Dialect, node: dict[str, Any], pointer: str) -> dic
     out = node
     fmt = node.get("format")
     if isinstance(fmt, str) and fmt not in _STRICT_FORMATS:
-        out = move_to_description(out, ["format"])
+        out = move_to_description(out, ["format"], dialect, pointer)
     extra = [k for k in out if k not in _STRICT_KEYWORDS]
-    return move_to_description(out, extra)
+    return move_to_description(out, extra, dialect, pointer)
 
 
 def strict_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
@@ -106,6 +106,19 @@ def strict_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
         )
     properties = node.get("properties") or {}
     required = set(node.get("required") or ())
+    if additional is not False:
+        dialect.change(
+            pointer, "additionalProperties", "rewritten", "closed: undeclared properties refused"
+        )
+    for name in properties:
+        if name not in required:
+            dialect.change(
+                _ptr(_ptr(pointer, "properties"), name),
+                "required",
+                "rewritten",
+                "an optional property made required"
+                + ("" if admits_null(properties[name]) else ", and nullable (null: absent)"),
+            )
     out = dict(node)
     out["type"] = "object"
     out["properties"] = {
@@ -147,6 +160,7 @@ def strict_typed(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[s
     if isinstance(enum, list) and enum:
         kinds = list(dict.fromkeys(json_type(v) for v in enum))
         node["type"] = kinds[0] if len(kinds) == 1 else kinds
+        dialect.change(pointer, "type", "rewritten", "an enum typed by the types of its values")
         return node
     dialect.fail(
         "type", pointer, "strict mode needs a type at every position; this one accepts any value"
@@ -262,6 +276,13 @@ def gemini_bounds(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[
         limit = node.get(flag)
         if isinstance(limit, (int, float)) and not isinstance(limit, bool):
             node = move_to_description(node, [flag])
+            dialect.change(
+                _ptr(pointer, flag),
+                flag,
+                "described",
+                f"as the inclusive {bound} (wider), the exclusive bound written into the "
+                "description",
+            )
             other = node.get(bound)
             if not isinstance(other, (int, float)) or (
                 limit > other if bound == "minimum" else limit < other
@@ -276,7 +297,7 @@ def gemini_enums(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[s
     the strings still an enum)."""
     enum = node.get("enum")
     if isinstance(enum, list) and not all(isinstance(v, str) for v in enum):
-        node = move_to_description(node, ["enum"])
+        node = move_to_description(node, ["enum"], dialect, pointer)
         if "type" not in node and "anyOf" not in node:
             kinds = list(dict.fromkeys(json_type(v) for v in enum))
             if len(kinds) == 1:
@@ -289,6 +310,7 @@ def gemini_enums(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[s
                 ]
     elif isinstance(enum, list) and "type" not in node:
         node["type"] = "string"
+        dialect.change(pointer, "type", "rewritten", "an enum of strings typed 'string'")
     return node
 
 
@@ -300,7 +322,7 @@ def gemini_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
     no Gemini form below the root (a root without properties: a tool without arguments)."""
     if node.get("type") != "object":
         if isinstance(node.get("required"), list) and not isinstance(node.get("properties"), dict):
-            node = move_to_description(node, ["required"])
+            node = move_to_description(node, ["required"], dialect, pointer)
         return node
     properties = node.get("properties")
     if not properties:
@@ -312,9 +334,20 @@ def gemini_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
                 f"none ({_TO_JSON_SCHEMA})",
             )
         node = {k: v for k, v in node.items() if k not in ("type", "properties", "required")}
+        dialect.change(
+            pointer, "properties", "described", "arguments without properties: the root left "
+            "without a type, 'a JSON object' written into the description"
+        )  # fmt: skip
         return note(node, "a JSON object")
     required = node.get("required")
     if isinstance(required, list):
+        if any(name not in properties for name in required):
+            dialect.change(
+                _ptr(pointer, "required"),
+                "required",
+                "dropped",
+                "the names of undeclared properties left out",
+            )
         node["required"] = [name for name in required if name in properties]
         if not node["required"]:
             node.pop("required")
@@ -334,8 +367,14 @@ def gemini_any_of_alone(dialect: Dialect, node: dict[str, Any], pointer: str) ->
         merged = _merge(branch, rules) if isinstance(branch, dict) else None
         if merged is None:
             out = {k: v for k, v in node.items() if k not in rules}
+            for key in rules:
+                dialect.change(
+                    _ptr(pointer, key), key, "dropped", "beside an anyOf whose branches disagree"
+                )
             return move_to_description(out, [])
         spread.append(merged)
+    for key in rules:
+        dialect.change(_ptr(pointer, key), key, "rewritten", "moved into each branch of anyOf")
     out = {k: v for k, v in node.items() if k not in rules}
     out["anyOf"] = spread
     return out
@@ -367,7 +406,9 @@ def _untyped(dialect: Dialect, pointer: str, accepted: str) -> None:
 
 def gemini_keywords(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
     """Only the keywords of Gemini's schema; the others are written into the description."""
-    return move_to_description(node, [k for k in node if k not in _GEMINI_KEYWORDS])
+    return move_to_description(
+        node, [k for k in node if k not in _GEMINI_KEYWORDS], dialect, pointer
+    )
 
 
 def gemini_single_type(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:

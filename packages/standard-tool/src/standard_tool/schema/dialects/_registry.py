@@ -8,7 +8,7 @@ from typing import Any
 from ...exceptions import UsageError
 from ._drafts import To07, To2020, ToOpenAPI, detect_dialect
 from ._providers import PROVIDER_DIALECTS as PROVIDERS
-from ._walk import Dialect
+from ._walk import Change, Dialect
 
 __all__ = [
     "BUILTIN_DIALECTS",
@@ -38,8 +38,14 @@ def dialects() -> list[str]:
     return [*BUILTIN_DIALECTS, *sorted(_REGISTERED)]
 
 
-def convert_schema(schema: Mapping[str, Any] | bool, target: str) -> dict[str, Any] | bool:
-    """A new copy of ``schema`` in the ``target`` dialect; raises SchemaNotExpressibleError."""
+def convert_schema(
+    schema: Mapping[str, Any] | bool, target: str, record: list[Change] | None = None
+) -> dict[str, Any] | bool:
+    """A new copy of ``schema`` in the ``target`` dialect; raises SchemaNotExpressibleError.
+
+    With ``record`` (a list), each :class:`Change` the dialect's steps make is appended to it,
+    a refusal last; its pointers point into ``schema`` (a draft-07 schema: into its draft
+    2020-12 form)."""
     if target not in BUILTIN_DIALECTS and target not in _REGISTERED:
         raise UsageError(f"unknown schema dialect {target!r}; use one of {dialects()}")
     if not isinstance(schema, (Mapping, bool)):
@@ -56,5 +62,8 @@ def convert_schema(schema: Mapping[str, Any] | bool, target: str) -> dict[str, A
             ("draft-2020-12", "draft-07"): To07,
             ("draft-07", "draft-2020-12"): To2020,
         }.get((source, target), ToOpenAPI if target == "openapi-3.0" else Dialect)
-    converted: dict[str, Any] | bool = walk(target, schema).run()
+    dialect = walk(target, schema)
+    if record is not None:
+        dialect.record = record
+    converted: dict[str, Any] | bool = dialect.run()
     return converted

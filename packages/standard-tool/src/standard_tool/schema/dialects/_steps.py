@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._provider import OF_TYPE, note, only_null, types_of
-from ._walk import Dialect, _merge
+from ._provider import MERGED, NULLABLE, OF_TYPE, note, only_null, types_of
+from ._walk import Dialect, _merge, _ptr
 
 __all__ = [
     "all_of_merged",
@@ -27,6 +27,7 @@ def const_as_enum(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[
     """``const`` as a one-value ``enum``."""
     if "const" in node:
         value = node.pop("const")
+        dialect.change(_ptr(pointer, "const"), "const", "rewritten", "as a one-value enum")
         enum = node.get("enum")
         node["enum"] = [value] if not isinstance(enum, list) or value in enum else []
     return node
@@ -36,6 +37,12 @@ def one_of_as_any_of(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
     """``oneOf`` as ``anyOf`` (wider: a value matching several branches is accepted too)."""
     if isinstance(node.get("oneOf"), list):
         branches = node.pop("oneOf")
+        dialect.change(
+            _ptr(pointer, "oneOf"),
+            "oneOf",
+            "rewritten",
+            "as anyOf (wider: a value that matches several branches is accepted too)",
+        )
         if isinstance(node.get("anyOf"), list):
             node.setdefault("allOf", []).append({"anyOf": branches})
         else:
@@ -51,13 +58,17 @@ def all_of_merged(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[
     merged: dict[str, Any] | None = {k: v for k, v in node.items() if k != "allOf"}
     for branch in branches:
         merged = _merge(merged, branch) if merged is not None and isinstance(branch, dict) else None
-    return merged if merged is not None else node
+    if merged is None:
+        return node
+    dialect.change(_ptr(pointer, "allOf"), "allOf", "rewritten", MERGED)
+    return merged
 
 
 def array_items(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
     """An array schema always says what its items are."""
     if "array" in types_of(node) and "items" not in node:
         node["items"] = {}
+        dialect.change(pointer, "items", "rewritten", "an array without items: items of any value")
     return node
 
 
@@ -76,6 +87,12 @@ def tuples_as_items(dialect: Dialect, node: dict[str, Any], pointer: str) -> dic
     node["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
     if {} in unique:
         node["items"] = {}
+    dialect.change(
+        _ptr(pointer, "prefixItems"),
+        "prefixItems",
+        "rewritten",
+        "as one items schema that accepts any position's schema, the positions in the description",
+    )
     return note(node, "items by position: " + ", ".join(_brief(b) for b in prefix))
 
 
@@ -89,6 +106,7 @@ def object_properties(dialect: Dialect, node: dict[str, Any], pointer: str) -> d
     """An object schema always has ``properties``."""
     if "object" in types_of(node) and "properties" not in node:
         node["properties"] = {}
+        dialect.change(pointer, "properties", "rewritten", "an object without properties: none")
     return node
 
 
@@ -117,6 +135,9 @@ def type_lists_split(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
         branches.append(branch)
     if "null" in types:
         branches.append({"type": "null"})
+    dialect.change(
+        _ptr(pointer, "type"), "type", "rewritten", "a list of types as an anyOf, a branch a type"
+    )
     out = {k: v for k, v in node.items() if k != "type" and k not in moved}
     if "anyOf" in out:
         return {**{k: v for k, v in out.items() if k != "anyOf"}, "allOf": [
@@ -130,6 +151,8 @@ def nullable_keyword(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
     branches and ``null`` in an ``enum``; a lone remaining branch is merged into its node."""
     nullable = False
     types = node.get("type")
+    if types == "null" or (isinstance(types, list) and "null" in types):
+        dialect.change(_ptr(pointer, "type"), "type", "rewritten", NULLABLE)
     if types == "null":
         node.pop("type")
         nullable = True
@@ -148,6 +171,7 @@ def nullable_keyword(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
         if len(kept) == len(branches):
             continue
         nullable = True
+        dialect.change(_ptr(pointer, key), key, "rewritten", NULLABLE)
         node = {k: v for k, v in node.items() if k != key}
         if len(kept) == 1 and isinstance(kept[0], dict):
             merged = _merge(kept[0], node)
@@ -157,6 +181,7 @@ def nullable_keyword(dialect: Dialect, node: dict[str, Any], pointer: str) -> di
     enum = node.get("enum")
     if isinstance(enum, list) and None in enum:
         nullable = True
+        dialect.change(_ptr(pointer, "enum"), "enum", "rewritten", NULLABLE)
         node["enum"] = [v for v in enum if v is not None]
         if not node["enum"]:
             node.pop("enum")
@@ -170,6 +195,12 @@ def ref_alone(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str,
     if "$ref" in node and len(node) > 1 and "anyOf" not in node:
         ref = node.pop("$ref")
         node["anyOf"] = [{"$ref": ref}]
+        dialect.change(
+            _ptr(pointer, "$ref"),
+            "$ref",
+            "rewritten",
+            "held alone in an anyOf, its siblings beside",
+        )
     return node
 
 
@@ -189,6 +220,9 @@ def bare_any_of_as_type_list(
     ):
         node = {k: v for k, v in node.items() if k != "anyOf"}
         names = sorted({b["type"] for b in branches})
+        dialect.change(
+            _ptr(pointer, "anyOf"), "anyOf", "rewritten", "a union of bare types as a type list"
+        )
         node["type"] = names[0] if len(names) == 1 else names
     return node
 

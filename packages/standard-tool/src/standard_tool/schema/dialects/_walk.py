@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, NoReturn
 from urllib.parse import unquote
 
 from ...exceptions import SchemaNotExpressibleError
 
-__all__ = ["MAX_DEPTH", "MAX_INLINED", "MISSING", "Dialect", "lookup"]
+__all__ = ["ACTIONS", "MAX_DEPTH", "MAX_INLINED", "MISSING", "Change", "Dialect", "lookup"]
 
 MAX_DEPTH = 256
 """Subschemas (and JSON values) nested deeper than this are refused."""
@@ -82,6 +83,29 @@ def _discriminator_mapping(node: Mapping[str, Any]) -> dict[str, Any] | None:
     return mapping if isinstance(mapping, dict) else None
 
 
+ACTIONS = ("rewritten", "described", "dropped", "refused")
+"""What a dialect can do to a keyword, in the order :class:`Change` lists them."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a conversion did to one keyword of the schema it converted.
+
+    ``pointer`` is a JSON Pointer into the converted (draft 2020-12) schema: the keyword
+    itself where the schema has it, else the schema object it concerns. ``action`` is one of
+    :data:`ACTIONS`: ``rewritten`` (said another way the target reads, with the same or a
+    wider meaning), ``described`` (left out, its rule written into the description for the
+    model to read), ``dropped`` (left out without a note) or ``refused`` (the target cannot
+    express it: the conversion raises SchemaNotExpressibleError). ``detail`` says how, in
+    words (for a refusal, the error's reason).
+    """
+
+    pointer: str
+    keyword: str
+    action: str
+    detail: str
+
+
 class Dialect:
     """A conversion of one schema into a dialect: a walk over every subschema.
 
@@ -96,6 +120,8 @@ class Dialect:
 
     steps: tuple[Callable[[Dialect, dict[str, Any], str], dict[str, Any]], ...] = ()
     """What this dialect does to each schema object, in order."""
+    record: list[Change] | None = None
+    """Where :meth:`change` appends what the steps did (``None``: nowhere)."""
 
     def __init__(self, target: str, root: Any) -> None:
         self.target, self.root = target, root
@@ -107,12 +133,18 @@ class Dialect:
         try:
             return self.schema(self.root, "", 0)
         except RecursionError:
-            raise SchemaNotExpressibleError(
-                self.target, "depth", "", "the schema nests deeper than Python's recursion limit"
-            ) from None
+            reason = "the schema nests deeper than Python's recursion limit"
+            self.change("", "depth", "refused", reason)
+            raise SchemaNotExpressibleError(self.target, "depth", "", reason) from None
+
+    def change(self, pointer: str, keyword: str, action: str, detail: str) -> None:
+        """Note in :attr:`record` that a step did ``action`` to ``keyword`` at ``pointer``."""
+        if self.record is not None:
+            self.record.append(Change(pointer, keyword, action, detail))
 
     def fail(self, keyword: str, pointer: str, reason: str) -> NoReturn:
-        """Raise SchemaNotExpressibleError for ``keyword`` at ``pointer``."""
+        """Raise SchemaNotExpressibleError for ``keyword`` at ``pointer`` (noted as refused)."""
+        self.change(pointer, keyword, "refused", reason)
         raise SchemaNotExpressibleError(self.target, keyword, pointer, reason)
 
     def guard(self, pointer: str, depth: int) -> None:
