@@ -2,14 +2,19 @@
 between two versions of it (a breaking-change diff), and where its schema leaves the core of
 JSON Schema that every provider and framework reads alike (a portability lint)."""
 
+from ._diff import Diff, diff_tools
 from ._digest import declaration, schema_digest, tool_digest
 from ._finding import Finding
+from ._rules import DIFF_RULES
 from ._snapshot import FORMAT, dump_snapshot, load_snapshot, snapshot
 
 __all__ = [
+    "DIFF_RULES",
     "FORMAT",
+    "Diff",
     "Finding",
     "declaration",
+    "diff_tools",
     "dump_snapshot",
     "load_snapshot",
     "schema_digest",
