@@ -168,9 +168,12 @@ PUBLIC: dict[str, list[str]] = {
         "hookspec",
     ],
     "standard_tool.contracts": [
+        "DIFF_RULES",
+        "Diff",
         "FORMAT",
         "Finding",
         "declaration",
+        "diff_tools",
         "dump_snapshot",
         "load_snapshot",
         "schema_digest",
