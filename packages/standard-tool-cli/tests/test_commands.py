@@ -14,7 +14,18 @@ from standard_tool.registry import runtime
 sys.path.insert(0, str(ROOT / "examples"))
 import weather  # noqa: E402
 
-COMMANDS = ["targets", "list", "show", "call", "serve", "check", "pending", "approve", "reject"]
+COMMANDS = [
+    "targets",
+    "list",
+    "show",
+    "call",
+    "serve",
+    "check",
+    "diff",
+    "pending",
+    "approve",
+    "reject",
+]
 GATED = ["call", "serve", "pending", "approve", "reject"]
 """The commands that take --gate."""
 RUNTIMES = [
