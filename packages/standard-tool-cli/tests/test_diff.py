@@ -37,8 +37,8 @@ def write(path: Path, data: dict[str, Any]) -> str:
 
 
 def entry(data: dict[str, Any], name: str) -> dict[str, Any]:
-    [found] = [tool for tool in data["tools"] if tool["name"] == name]
-    return found
+    found: list[dict[str, Any]] = [tool for tool in data["tools"] if tool["name"] == name]
+    return found[0]
 
 
 def findings(out: Any) -> list[tuple[str, str, str, str]]:
