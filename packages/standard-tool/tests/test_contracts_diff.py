@@ -201,6 +201,11 @@ BREAKING: list[tuple[str, Any, Any]] = [
     ),
     (
         "input/schema-changed",
+        obj({"a": {"anyOf": [S, I]}}, ("a",)),
+        obj({"a": {"anyOf": [{"type": "boolean"}, {"type": "null"}, {"type": "array"}]}}, ("a",)),
+    ),
+    (
+        "input/schema-changed",
         obj({"a": {"not": {"type": "null"}}}, ("a",)),
         obj({"a": {"not": S}}, ("a",)),
     ),
