@@ -700,3 +700,19 @@ def test_references_that_fan_out_are_compared_in_bounded_time() -> None:
 def test_a_side_that_is_neither_tools_nor_a_snapshot_is_refused() -> None:
     with pytest.raises(UsageError, match="is not a snapshot"):
         diff_tools({"format": "other", "tools": []}, [])
+
+
+def test_large_enums_and_unions_are_compared_in_bounded_time() -> None:
+    old = obj(
+        {"a": {"enum": list(range(20_000))}, "b": {"anyOf": [{"const": i} for i in range(3000)]}}
+    )
+    new = obj(
+        {"a": {"enum": list(range(1, 20_001))}, "b": {"anyOf": [{"const": i} for i in range(3000)]}}
+    )
+    started = time.perf_counter()
+    found = diff_tools([tool(old)], [tool(new)])
+    assert time.perf_counter() - started < 5
+    assert [(f.rule, f.pointer) for f in found.findings] == [
+        ("input/enum-value-removed", "/input_schema/properties/a/enum/0"),
+        ("input/enum-value-added", "/input_schema/properties/a/enum/19999"),
+    ]

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._text import clip
+from ..exceptions import UsageError
+from ..schema._canonical import canonical_json
 from ..schema.dialects._walk import MISSING, _ptr, lookup
 from ._finding import Finding
 from ._rules import DIFF_RULES, schema_rule
@@ -313,13 +315,14 @@ class _Compare:
             if not _same(before, after):
                 self.add("schema-changed", at, "the enum is not a list")
         else:
+            kept, now = {_key(value) for value in before}, {_key(value) for value in after}
             for index, value in enumerate(before):
-                if not any(_same(value, other) for other in after):
+                if _key(value) not in now:
                     self.add(
                         "enum-value-removed", _ptr(at, index), "a value of the enum is removed"
                     )
             for index, value in enumerate(after):
-                if not any(_same(value, other) for other in before):
+                if _key(value) not in kept:
                     self.add("enum-value-added", _ptr(at, index), "a value is added to the enum")
 
     def bounds(self, old: dict[str, Any], new: dict[str, Any], pointer: str) -> None:
@@ -489,15 +492,18 @@ class _Compare:
     ) -> None:
         """anyOf branches: kept ones compared, the others added or removed; branches changed
         in place (as many on each side) compared in order."""
-        new_left = list(new)
+        unmatched: dict[bytes, list[tuple[Any, str]]] = {}
+        for branch, at in new:
+            unmatched.setdefault(_key(_core(branch)), []).append((branch, at))
         old_left: list[tuple[Any, str]] = []
         for branch, at in old:
-            twin = next((n for n in new_left if _same(_core(n[0]), _core(branch))), None)
-            if twin is None:
+            twins = unmatched.get(_key(_core(branch)))
+            if not twins:
                 old_left.append((branch, at))
             else:
-                new_left.remove(twin)
-                self.schema(branch, twin[0], twin[1], depth + 1)
+                twin, there = twins.pop(0)
+                self.schema(branch, twin, there, depth + 1)
+        new_left = sorted((b for bs in unmatched.values() for b in bs), key=lambda b: _order(b[1]))
         if old_left and new_left:
             if len(old_left) != len(new_left):
                 self.add("schema-changed", _ptr(pointer, "anyOf"), "anyOf branches rewritten")
@@ -534,6 +540,19 @@ def _same(one: Any, two: Any) -> bool:
     if isinstance(one, (Mapping, list, tuple, str)) or isinstance(two, (Mapping, list, tuple, str)):
         return type(one) is type(two) and isinstance(one, str) and one == two
     return bool(one == two)
+
+
+def _key(value: Any) -> bytes:
+    """``value`` as canonical JSON: equal JSON values, and only they, have the same key."""
+    try:
+        return canonical_json(value)
+    except UsageError:  # not JSON data: only the same object matches
+        return f"<{id(value)}>".encode()
+
+
+def _order(pointer: str) -> tuple[int, ...]:
+    """The indexes along ``pointer``, to keep branches in the order they are written."""
+    return tuple(int(token) for token in pointer.split("/") if token.isdigit())
 
 
 def _has_ref(node: Any) -> bool:
