@@ -23,6 +23,7 @@ COMMANDS = [
     "serve",
     "check",
     "lint",
+    "diff",
     "pending",
     "approve",
     "reject",

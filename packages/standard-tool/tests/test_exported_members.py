@@ -169,6 +169,8 @@ PUBLIC: dict[str, list[str]] = {
         "hookspec",
     ],
     "standard_tool.contracts": [
+        "DIFF_RULES",
+        "Diff",
         "FORMAT",
         "Finding",
         "LINT_RULES",
@@ -176,6 +178,7 @@ PUBLIC: dict[str, list[str]] = {
         "NAME_RULES",
         "Pin",
         "declaration",
+        "diff_tools",
         "dump_snapshot",
         "lint_tool",
         "lint_tools",

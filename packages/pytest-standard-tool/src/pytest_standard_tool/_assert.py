@@ -1,14 +1,24 @@
-"""``assert_conforms``: every check of a tool, failing with the reasons of those that fail."""
+"""``assert_conforms``: every check of a tool, failing with the reasons of those that fail;
+``assert_compatible``: tools against their committed snapshot, failing on a breaking change."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from standard_tool import adopt
 from standard_tool.checks import CheckResult, Probe, check_tool, failures
+from standard_tool.contracts import Diff, diff_tools, load_snapshot
 
-__all__ = ["DEFAULT_SAMPLES", "DEFAULT_TIMEOUT", "assert_conforms", "describe_failures"]
+__all__ = [
+    "DEFAULT_SAMPLES",
+    "DEFAULT_TIMEOUT",
+    "assert_compatible",
+    "assert_conforms",
+    "describe_breaking",
+    "describe_failures",
+]
 
 DEFAULT_SAMPLES = 5
 """Inputs generated from a tool's schema, at most, until a direct call accepts one."""
@@ -47,4 +57,32 @@ def describe_failures(results: Sequence[CheckResult]) -> str:
         f"{', '.join(repr(name) for name in names)}: {len(failed)} of {len(results)} checks failed"
     ]
     lines += [f"  {result}" for result in failed]
+    return "\n".join(lines)
+
+
+def assert_compatible(
+    tools: Any, snapshot: str | os.PathLike[str] | Mapping[str, Any] = "tools.lock.json"
+) -> Diff:
+    """Check that ``tools`` (anything :func:`standard_tool.contracts.snapshot` takes) break
+    no caller or reader of the tools ``snapshot`` (a snapshot file, or one loaded) recorded,
+    and return the diff (:func:`standard_tool.contracts.diff_tools`).
+
+    Raises :class:`AssertionError` listing each breaking finding (a tool removed or renamed,
+    an input refused now that was valid before, an output possible now that was not);
+    compatible and info findings pass. A snapshot that cannot be read is a
+    :class:`~standard_tool.exceptions.UsageError`.
+    """
+    found = diff_tools(load_snapshot(snapshot), tools)
+    if found.breaking:
+        where = "the snapshot" if isinstance(snapshot, Mapping) else os.fspath(snapshot)
+        raise AssertionError(describe_breaking(found, where))
+    return found
+
+
+def describe_breaking(found: Diff, where: str) -> str:
+    """The breaking findings of ``found``, one per line, after a count."""
+    lines = [f"{len(found.breaking)} breaking change(s) against {where}:"]
+    lines += [
+        f"  {f.tool}: {f.rule} at {f.pointer or '(the tool)'}: {f.message}" for f in found.breaking
+    ]
     return "\n".join(lines)

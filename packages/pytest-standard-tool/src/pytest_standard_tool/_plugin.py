@@ -1,10 +1,12 @@
-"""The pytest plugin: options, the ``standard_tools`` marker, the ``conformance`` fixture, and
-a tool x target table at the end of the run."""
+"""The pytest plugin: options, the ``standard_tools`` marker, the ``conformance`` fixture, a
+tool x target table at the end of the run, and the marked tools checked against a committed
+snapshot (``--standard-tool-snapshot``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,9 +24,10 @@ from standard_tool.checks import (
     skipped,
     tally,
 )
+from standard_tool.contracts import Diff, diff_tools, dump_snapshot, load_snapshot, snapshot
 from standard_tool.exceptions import UsageError
 
-from ._assert import DEFAULT_SAMPLES, DEFAULT_TIMEOUT, describe_failures
+from ._assert import DEFAULT_SAMPLES, DEFAULT_TIMEOUT, describe_breaking, describe_failures
 
 __all__ = ["Conformance"]
 
@@ -58,7 +61,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SECONDS",
         help=f"Time limit of each step of a check (default {DEFAULT_TIMEOUT:g}).",
     )
+    group.addoption(
+        "--standard-tool-snapshot",
+        dest="standard_tool_snapshot",
+        metavar="PATH",
+        help="A snapshot of the tools (tools.lock.json): the tools of every standard_tools "
+        "marker are compared with it at the end of the run, which fails on a breaking change.",
+    )
+    group.addoption(
+        "--standard-tool-snapshot-update",
+        action="store_true",
+        dest="standard_tool_snapshot_update",
+        help="Write the snapshot of the marked tools to --standard-tool-snapshot's PATH "
+        "instead of comparing.",
+    )
     parser.addini("standard_tool_targets", "Targets to check tools through.", type="args")
+    parser.addini(
+        "standard_tool_snapshot", "The tools' snapshot, checked at the end of the run.", default=""
+    )
     parser.addini("standard_tool_samples", "Inputs generated per tool.", default="")
     parser.addini("standard_tool_timeout", "Time limit of each check step.", default="")
 
@@ -71,6 +91,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.stash[_probes] = {}
     config.pluginmanager.register(_Table(), "standard-tool-table")
+    chosen = (
+        config.getoption("standard_tool_snapshot")
+        or str(config.getini("standard_tool_snapshot")).strip()
+    )
+    if chosen:
+        path = Path(chosen) if Path(chosen).is_absolute() else config.rootpath / chosen
+        update = bool(config.getoption("standard_tool_snapshot_update"))
+        config.pluginmanager.register(_Snapshot(path, update), "standard-tool-snapshot")
+    elif config.getoption("standard_tool_snapshot_update"):
+        raise pytest.UsageError(
+            "--standard-tool-snapshot-update writes the snapshot named by "
+            "--standard-tool-snapshot=PATH (or the ini option standard_tool_snapshot)"
+        )
 
 
 def _setting(config: pytest.Config, name: str, default: float) -> float:
@@ -207,3 +240,57 @@ class _Table:
         found = [result for results in self.results.values() for result in results]
         for line in [*legend(targets), *skipped(found)]:
             terminalreporter.write_line(line)
+
+
+class _Snapshot:
+    """The tools of every ``standard_tools`` marker collected, compared at the end of the run
+    with the snapshot at :attr:`path` (or written there, with :attr:`update`)."""
+
+    def __init__(self, path: Path, update: bool) -> None:
+        self.path, self.update = path, update
+        self.tools: dict[str, StandardTool] = {}
+        self.found: Diff | None = None
+        self.error: str | None = None
+        self.written = False
+
+    @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect: every marked tool counts
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            for marker in item.iter_markers(MARKER):
+                for tool in _tools(marker.args):
+                    self.tools.setdefault(tool.name, tool)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        tools = [self.tools[name] for name in sorted(self.tools)]
+        try:
+            if self.update:
+                self.path.write_text(dump_snapshot(snapshot(tools)), encoding="utf-8")
+                self.written = True
+                return
+            if not self.path.is_file():
+                self.error = (
+                    f"no snapshot at {self.path}; write one with --standard-tool-snapshot-update"
+                )
+            else:
+                self.found = diff_tools(load_snapshot(self.path), tools)
+        except (UsageError, OSError) as error:
+            self.error = str(error)
+        failed = self.error is not None or (self.found is not None and self.found.breaking)
+        if failed and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        terminalreporter.write_sep("=", "standard-tool snapshot")
+        if self.written:
+            terminalreporter.write_line(f"wrote {len(self.tools)} tool(s) to {self.path}")
+        elif self.error is not None:
+            terminalreporter.write_line(self.error, red=True)
+        elif self.found is not None and self.found.breaking:
+            terminalreporter.write_line(describe_breaking(self.found, str(self.path)), red=True)
+        elif self.found is not None:
+            others = len(self.found.findings)
+            terminalreporter.write_line(
+                f"{len(self.tools)} tool(s) compatible with {self.path}"
+                + (f" ({others} compatible or info change(s))" if others else "")
+            )

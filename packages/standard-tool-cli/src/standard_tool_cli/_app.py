@@ -1,5 +1,5 @@
 """The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``,
-``lint``, and a gate's ``pending``, ``approve`` and ``reject``."""
+``lint``, ``diff``, and a gate's ``pending``, ``approve`` and ``reject``."""
 
 from __future__ import annotations
 
@@ -29,13 +29,28 @@ from standard_tool.checks import (
     one_line,
     running_threads,
 )
-from standard_tool.contracts import LINT_RULES, dump_snapshot, lint_tools, snapshot
+from standard_tool.contracts import (
+    LINT_RULES,
+    diff_tools,
+    dump_snapshot,
+    lint_tools,
+    load_snapshot,
+    snapshot,
+)
 from standard_tool.dialects import dialects
 from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
 
 from ._errors import FAILED, USAGE, CommandError
-from ._render import arguments_summary, check_report, console, lint_report, print_json, summary
+from ._render import (
+    arguments_summary,
+    check_report,
+    console,
+    diff_report,
+    lint_report,
+    print_json,
+    summary,
+)
 from ._sources import FORMS, GATE_FORMS, ServerLog, find_tool, load_gate, open_source
 
 __all__ = ["cli", "main"]
@@ -212,6 +227,7 @@ Examples:
   standard-tool call examples/weather.py:TOOLS multiply --input '{"a": 6, "b": 7}'
   standard-tool check examples/weather.py:TOOLS
   standard-tool lint examples/weather.py:TOOLS
+  standard-tool diff tools.lock.json examples/weather.py:TOOLS --fail-on breaking
   standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
   standard-tool list 'mcp+stdio:uvx mcp-server-time'
   standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
@@ -900,11 +916,63 @@ LEVELS = ("error", "warning", "info")
 """The levels of a lint finding, the gravest first."""
 
 
+@cli.command(
+    epilog="""\b
+Examples:
+  standard-tool diff tools.lock.json examples/weather.py:TOOLS
+  standard-tool diff tools.lock.json 'mcp+stdio:uvx mcp-server-time' --fail-on breaking
+  standard-tool diff old.lock.json new.lock.json --json"""
+)
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "compatible"]),
+    help="Exit 1 when a breaking change is found (breaking), or any change but a description, "
+    "a title, an annotation or meta (compatible).",
+)
+@_json
+@_server
+@_timeout
+@_debug
+def diff(old: str, new: str, fail_on: str | None, as_json: bool, timeout: float) -> None:
+    """What changed from the tools of OLD to those of NEW, and whether it breaks callers.
+
+    Each of OLD and NEW is a SOURCE or a snapshot file (a `.json` file whose `format` is
+    `standard-tool-snapshot/1`, as `standard_tool.contracts.dump_snapshot` writes it). Lists
+    the tools added, removed and renamed, and each change of a schema, a description or the
+    meta as a finding: its rule (see CONTRACTS.md, `## Diff rules`), the JSON pointer where it
+    is, and its level: breaking (an input refused now that was valid before, an output
+    possible now that was not), compatible, or info.
+    """
+    with ExitStack() as stack:
+        found = diff_tools(_side(old, stack, timeout), _side(new, stack, timeout))
+    levels = {finding.level for finding in found.findings}
+    failed = bool(
+        fail_on and ("breaking" in levels or (fail_on == "compatible" and levels - {"info"}))
+    )
+    if as_json:
+        _DOCUMENT.print(
+            {"old": old, "new": new, "fail_on": fail_on, "failed": failed, **found.to_dict()}
+        )
+    else:
+        diff_report(found)
+    if failed:
+        sys.exit(FAILED)
+
+
+def _side(source: str, stack: ExitStack, timeout: float) -> dict[str, Any]:
+    """A snapshot of OLD or NEW: a snapshot file read back, or one taken of SOURCE's tools."""
+    if source.endswith(".json") and Path(source).is_file():
+        return load_snapshot(source)
+    return snapshot(_open_source(source, stack, timeout))
+
+
 check.help = inspect.cleandoc(check.help or "").replace(
     "{checks}",
     "\n".join(f"`{name}`: {DESCRIPTIONS[name]}." for name in CHECKS).replace("\n", "\n\n"),
 )
-for _command in (list_, snapshot_, show, call, serve, check, lint):
+for _command in (list_, snapshot_, show, call, serve, check, lint, diff):
     _command.help = f"{inspect.cleandoc(_command.help or '')}\n\n{SOURCE_HELP}"
 for _command in (call, serve):
     _command.help = f"{_command.help}\n\n{GATE_HELP}"

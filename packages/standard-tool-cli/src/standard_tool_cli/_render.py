@@ -9,9 +9,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from standard_tool.checks import CheckResult, failures, heading, legend, skipped, tally
-from standard_tool.contracts import Finding
+from standard_tool.contracts import Diff, Finding
 
-__all__ = ["arguments_summary", "check_report", "console", "lint_report", "print_json", "summary"]
+__all__ = [
+    "arguments_summary",
+    "check_report",
+    "console",
+    "diff_report",
+    "lint_report",
+    "print_json",
+    "summary",
+]
 
 
 def print_json(value: Any, file: TextIO | None = None) -> None:
@@ -185,3 +193,25 @@ def lint_report(tools: int, findings: Sequence[Finding]) -> None:
         markup=False,
         highlight=False,
     )
+
+
+def diff_report(found: Diff) -> None:
+    """The results of ``standard-tool diff`` on stdout: one row per finding (tool, level, rule,
+    where, what), then a count per level."""
+    from rich.table import Table
+
+    out = console()
+    if not found.findings:
+        out.print("No change.")
+        return
+    table = Table(title="Changes")
+    for name in ("tool", "level", "rule", "where", "what"):
+        table.add_column(name, overflow="fold")
+    for finding in found.findings:
+        level = finding.level.upper() if finding.level == "breaking" else finding.level
+        table.add_row(finding.tool, level, finding.rule, finding.pointer or "-", finding.message)
+    out.print(table)
+    counts = {level: 0 for level in ("breaking", "compatible", "info")}
+    for finding in found.findings:
+        counts[finding.level] += 1
+    out.print(", ".join(f"{count} {level}" for level, count in counts.items()), markup=False)
