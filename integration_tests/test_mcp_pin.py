@@ -18,8 +18,9 @@ from standard_tool.contracts import Pin, dump_snapshot, snapshot, tool_digest
 from standard_tool.exceptions import PinMismatchError, UsageError
 from standard_tool_mcp import connect, load_mcp_tools, to_mcp_server, to_mcp_tool
 
-SERVERS = Path(__file__).parent / "servers"
-EXAMPLES = Path(__file__).parents[3] / "examples"
+ROOT = Path(__file__).resolve().parents[1]
+SERVERS = ROOT / "packages" / "standard-tool-mcp" / "tests" / "servers"
+EXAMPLES = ROOT / "examples"
 TIME = [sys.executable, "-m", "mcp_server_time", "--local-timezone", "Europe/Paris"]
 DRIFTING = [sys.executable, str(SERVERS / "drifting_server.py")]
 
