@@ -291,6 +291,23 @@ def test_gemini_parameters_spell_what_openapi_cannot() -> None:
     )
 
 
+def test_gemini_keeps_the_rules_beside_an_any_of_its_branches_disagree_with() -> None:
+    x = {
+        "anyOf": [{"type": "string", "maxLength": 3}, {"type": "integer"}],
+        "maxLength": 5,
+        "description": "an x",
+    }
+    record: list[Any] = []
+    schema = {"type": "object", "properties": {"x": x}}
+    out = convert_schema(schema, "gemini", record=record)
+    assert isinstance(out, dict)
+    assert out["properties"]["x"] == {
+        "anyOf": [{"type": "string", "maxLength": 3}, {"type": "integer"}],
+        "description": "an x (maxLength: 5)",
+    }
+    assert [(c.pointer, c.action) for c in record] == [("/properties/x/maxLength", "described")]
+
+
 def test_root_combinators_become_one_object() -> None:
     for schema in (
         to_anthropic(TOOLS["root_any_of"])["input_schema"],

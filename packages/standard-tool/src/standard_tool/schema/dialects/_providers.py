@@ -355,7 +355,8 @@ def gemini_objects(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict
 
 
 def gemini_any_of_alone(dialect: Dialect, node: dict[str, Any], pointer: str) -> dict[str, Any]:
-    """``anyOf`` shares its node with annotations only: other keywords go into each branch."""
+    """``anyOf`` shares its node with annotations only: other keywords go into each branch, or,
+    where a branch says otherwise, into the description."""
     branches = node.get("anyOf")
     if not isinstance(branches, list):
         return node
@@ -365,13 +366,8 @@ def gemini_any_of_alone(dialect: Dialect, node: dict[str, Any], pointer: str) ->
     spread = []
     for branch in branches:
         merged = _merge(branch, rules) if isinstance(branch, dict) else None
-        if merged is None:
-            out = {k: v for k, v in node.items() if k not in rules}
-            for key in rules:
-                dialect.change(
-                    _ptr(pointer, key), key, "dropped", "beside an anyOf whose branches disagree"
-                )
-            return move_to_description(out, [])
+        if merged is None:  # a branch disagrees: the rules are written into the description
+            return move_to_description(node, list(rules), dialect, pointer)
         spread.append(merged)
     for key in rules:
         dialect.change(_ptr(pointer, key), key, "rewritten", "moved into each branch of anyOf")
