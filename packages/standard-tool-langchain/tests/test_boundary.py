@@ -18,6 +18,7 @@ from standard_tool.contracts import snapshot
 from standard_tool.exceptions import ToolRefusedError
 from standard_tool.providers import run_tool_calls, to_openai
 from standard_tool.registry import runtime
+from standard_tool.testing import LONG_NOTE, GuardedShop
 from standard_tool_langchain import (
     LangChainTool,
     from_langchain,
@@ -26,33 +27,13 @@ from standard_tool_langchain import (
     to_langchain_tools,
 )
 
-LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
 
-
-class Shop:
-    """A guarded refund tool: who it ran for (its side effects) and what context it saw."""
+class Shop(GuardedShop):
+    """The guarded shop, its tool converted to LangChain (``native``)."""
 
     def __init__(self, budget: int = 10) -> None:
-        self.refunds: list[str] = []
-        self.contexts: list[Any] = []
-
-        @st.tool
-        def refund(customer: str, note: str = "", context: Any = None) -> dict[str, Any]:
-            """Refund a customer's last order."""
-            self.refunds.append(customer)
-            self.contexts.append(context)
-            return {"refunded": customer}
-
-        self.gate = Gate(
-            policy=lambda request: (
-                Decision.deny("not_found", "Unknown customer.")
-                if request.arguments["customer"] == "mallory"
-                else True
-            ),
-            approvals=lambda request: len(request.arguments.get("note", "")) > 40,
-            budgets=[Budget(limit=budget)],
-        )
-        self.tool = to_langchain(self.gate.guard(refund))
+        super().__init__(budget)
+        self.native = to_langchain(self.tool)
 
 
 def call_of(args: dict[str, Any], id: str) -> dict[str, Any]:
@@ -71,13 +52,13 @@ def refusal(message: Any) -> dict[str, Any]:
 
 def test_a_tool_call_id_runs_the_call_once() -> None:
     shop = Shop()
-    first = shop.tool.invoke(call_of({"customer": "ada"}, "call_a"))
-    again = shop.tool.invoke(call_of({"customer": "ada"}, "call_a"))
+    first = shop.native.invoke(call_of({"customer": "ada"}, "call_a"))
+    again = shop.native.invoke(call_of({"customer": "ada"}, "call_a"))
     assert (first.status, again.status) == ("success", "success")
     assert json.loads(first.content) == json.loads(again.content) == {"refunded": "ada"}
     assert shop.refunds == ["ada"]
     assert shop.contexts == [{"request_id": "call_a"}]
-    shop.tool.invoke(call_of({"customer": "ada"}, "call_b"))  # another call: it runs
+    shop.native.invoke(call_of({"customer": "ada"}, "call_b"))  # another call: it runs
     assert shop.refunds == ["ada", "ada"]
 
 
@@ -85,7 +66,7 @@ def test_a_tool_call_id_runs_the_call_once_async() -> None:
     shop = Shop()
 
     async def twice() -> list[Any]:
-        return [await shop.tool.ainvoke(call_of({"customer": "ada"}, "call_a")) for _ in "12"]
+        return [await shop.native.ainvoke(call_of({"customer": "ada"}, "call_a")) for _ in "12"]
 
     messages = asyncio.run(twice())
     assert [m.status for m in messages] == ["success", "success"]
@@ -95,8 +76,8 @@ def test_a_tool_call_id_runs_the_call_once_async() -> None:
 def test_the_apps_own_request_id_is_kept() -> None:
     shop = Shop()
     config: Any = {"configurable": {"request_id": "order-7", "actor": "alice"}}
-    shop.tool.invoke(call_of({"customer": "ada"}, "call_a"), config=config)
-    shop.tool.invoke(call_of({"customer": "ada"}, "call_b"), config=config)
+    shop.native.invoke(call_of({"customer": "ada"}, "call_a"), config=config)
+    shop.native.invoke(call_of({"customer": "ada"}, "call_b"), config=config)
     assert shop.refunds == ["ada"]
     assert shop.contexts == [{"request_id": "order-7", "actor": "alice"}]
 
@@ -104,7 +85,7 @@ def test_the_apps_own_request_id_is_kept() -> None:
 def test_a_direct_invoke_has_no_call_id_and_raises_the_refusal() -> None:
     shop = Shop()
     with pytest.raises(ToolRefusedError) as raised:
-        shop.tool.invoke({"customer": "mallory"})
+        shop.native.invoke({"customer": "mallory"})
     assert raised.value.code == "not_found" and shop.refunds == []
 
 
@@ -113,7 +94,7 @@ def test_a_direct_invoke_has_no_call_id_and_raises_the_refusal() -> None:
 
 def test_a_denied_customer_reads_as_not_found() -> None:
     shop = Shop()
-    message = shop.tool.invoke(call_of({"customer": "mallory"}, "call_m"))
+    message = shop.native.invoke(call_of({"customer": "mallory"}, "call_m"))
     assert refusal(message) == {
         "code": "not_found",
         "retryable": False,
@@ -125,7 +106,7 @@ def test_a_denied_customer_reads_as_not_found() -> None:
 
 def test_a_denied_customer_reads_as_not_found_async() -> None:
     shop = Shop()
-    message = asyncio.run(shop.tool.ainvoke(call_of({"customer": "mallory"}, "call_m")))
+    message = asyncio.run(shop.native.ainvoke(call_of({"customer": "mallory"}, "call_m")))
     assert refusal(message)["code"] == "not_found"
     assert refusal(message)["request_id"] == "call_m" and shop.refunds == []
 
@@ -133,21 +114,21 @@ def test_a_denied_customer_reads_as_not_found_async() -> None:
 def test_a_long_note_waits_for_approval_then_runs_once() -> None:
     shop = Shop()
     call = call_of({"customer": "ada", "note": LONG_NOTE}, "call_h")
-    held = refusal(shop.tool.invoke(call))
+    held = refusal(shop.native.invoke(call))
     assert held["code"] == "held_for_review" and held["request_id"] == "call_h"
     assert held["retryable"] is False and shop.refunds == []
     assert shop.gate.pending("call_h") is not None
 
     shop.gate.approve("call_h", approver="lead")
-    ran = shop.tool.invoke(call)
-    replayed = shop.tool.invoke(call)
+    ran = shop.native.invoke(call)
+    replayed = shop.native.invoke(call)
     assert (ran.status, replayed.status) == ("success", "success")
     assert ran.content == replayed.content and shop.refunds == ["ada"]
 
 
 def test_a_spent_budget_reads_as_budget_exceeded() -> None:
     shop = Shop(budget=2)
-    answers = [shop.tool.invoke(call_of({"customer": "ada"}, f"call_{n}")) for n in range(3)]
+    answers = [shop.native.invoke(call_of({"customer": "ada"}, f"call_{n}")) for n in range(3)]
     assert [m.status for m in answers] == ["success", "success", "error"]
     assert refusal(answers[2]) == {
         "code": "budget_exceeded",
@@ -155,7 +136,7 @@ def test_a_spent_budget_reads_as_budget_exceeded() -> None:
         "message": "The budget for this call is used up; try later.",
         "request_id": "call_2",
     }
-    assert shop.tool.invoke(call_of({"customer": "ada"}, "call_0")).status == "success"
+    assert shop.native.invoke(call_of({"customer": "ada"}, "call_0")).status == "success"
     assert shop.refunds == ["ada", "ada"]  # a repeated call id costs no budget
 
 
@@ -172,7 +153,7 @@ def test_an_agent_loop_reads_refusals_and_a_repeated_call_runs_once(tool_loop: A
         AIMessage("", tool_calls=[{"name": "refund", "args": {"customer": "ada"}, "id": "c2"}]),
         AIMessage("Refunded Ada; Mallory is not a customer."),
     ]
-    _, messages = tool_loop(replies, [shop.tool])
+    _, messages = tool_loop(replies, [shop.native])
     results = [m for m in messages if isinstance(m, ToolMessage)]
     assert [(m.tool_call_id, m.status) for m in results] == [
         ("c1", "error"),
@@ -186,7 +167,7 @@ def test_an_agent_loop_reads_refusals_and_a_repeated_call_runs_once(tool_loop: A
 
 def test_adopted_back_the_refusal_keeps_its_type() -> None:
     shop = Shop()
-    adopted = from_langchain(shop.tool)
+    adopted = from_langchain(shop.native)
     with pytest.raises(ToolRefusedError) as raised:
         st.call(adopted, {"customer": "mallory"}, {"tool_call_id": "call_x"})
     assert raised.value.code == "not_found" and raised.value.request_id == "call_x"
@@ -196,7 +177,7 @@ def test_the_runtime_gives_each_call_an_id_of_its_own() -> None:
     shop, target = Shop(), runtime("langchain")
     assert target is not None
     outcomes = [
-        target.call(shop.tool, {"customer": customer})
+        target.call(shop.native, {"customer": customer})
         for customer in ("ada", "ada", "bob", "mallory")
     ]
     assert [outcome.value for outcome in outcomes[:3]] == [

@@ -15,38 +15,19 @@ import pytest
 from llama_index.core.tools.calling import acall_tool, call_tool
 
 import standard_tool as st
-from standard_tool.boundary import Budget, Decision, Gate
 from standard_tool.exceptions import ToolRefusedError
+from standard_tool.testing import LONG_NOTE, GuardedShop
 from standard_tool_llama_index import CONTEXT_KEY, from_llama_index, to_llama_index
 
-LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
 NOT_FOUND = {"code": "not_found", "retryable": False, "message": "Unknown customer."}
 
 
-class Shop:
-    """A guarded refund tool: who it ran for (its side effects) and what context it saw."""
+class Shop(GuardedShop):
+    """The guarded shop, its tool converted to LlamaIndex (``native``)."""
 
     def __init__(self, budget: int = 10) -> None:
-        self.refunds: list[str] = []
-        self.contexts: list[Any] = []
-
-        @st.tool
-        def refund(customer: str, note: str = "", context: Any = None) -> dict[str, Any]:
-            """Refund a customer's last order."""
-            self.refunds.append(customer)
-            self.contexts.append(context)
-            return {"refunded": customer}
-
-        self.gate = Gate(
-            policy=lambda request: (
-                Decision.deny("not_found", "Unknown customer.")
-                if request.arguments["customer"] == "mallory"
-                else True
-            ),
-            approvals=lambda request: len(request.arguments.get("note", "")) > 40,
-            budgets=[Budget(limit=budget)],
-        )
-        self.tool = to_llama_index(self.gate.guard(refund))
+        super().__init__(budget)
+        self.native = to_llama_index(self.tool)
 
 
 def read_line(text: str) -> dict[str, Any]:
@@ -63,18 +44,18 @@ def read_line(text: str) -> dict[str, Any]:
 def test_call_and_acall_raise_the_refusal() -> None:
     shop = Shop()
     with pytest.raises(ToolRefusedError) as raised:
-        shop.tool.call(customer="mallory")
+        shop.native.call(customer="mallory")
     assert raised.value.code == "not_found"
     with pytest.raises(ToolRefusedError) as araised:
-        asyncio.run(shop.tool.acall(customer="mallory"))
+        asyncio.run(shop.native.acall(customer="mallory"))
     assert read_line(str(araised.value)) == NOT_FOUND and shop.refunds == []
 
 
 def test_call_tool_and_acall_tool_answer_an_error_output_with_the_line() -> None:
     shop = Shop()
     for output in (
-        call_tool(shop.tool, {"customer": "mallory"}),
-        asyncio.run(acall_tool(shop.tool, {"customer": "mallory"})),
+        call_tool(shop.native, {"customer": "mallory"}),
+        asyncio.run(acall_tool(shop.native, {"customer": "mallory"})),
     ):
         assert output.is_error
         line = str(output.raw_output)  # older llama-index keeps no ``exception`` on the output
@@ -86,7 +67,7 @@ def test_call_tool_and_acall_tool_answer_an_error_output_with_the_line() -> None
 
 def test_the_apps_request_id_runs_the_call_once() -> None:
     shop = Shop()
-    adopted = from_llama_index(shop.tool)  # a standard caller's context reaches the tool
+    adopted = from_llama_index(shop.native)  # a standard caller's context reaches the tool
     first = st.call(adopted, {"customer": "ada"}, {"request_id": "order-7"})
     again = asyncio.run(st.acall(adopted, {"customer": "ada"}, {"request_id": "order-7"}))
     assert first == again == {"refunded": "ada"}
@@ -98,7 +79,7 @@ def test_the_apps_request_id_runs_the_call_once() -> None:
 
 def test_a_spent_budget_is_refused() -> None:
     shop = Shop(budget=2)
-    outputs = [call_tool(shop.tool, {"customer": "ada"}) for _ in range(3)]
+    outputs = [call_tool(shop.native, {"customer": "ada"}) for _ in range(3)]
     assert [output.is_error for output in outputs] == [False, False, True]
     assert read_line(str(outputs[2].raw_output)) == {
         "code": "budget_exceeded",
@@ -114,7 +95,7 @@ def test_a_spent_budget_is_refused() -> None:
 async def test_an_agent_reads_the_refusal_as_an_error_output(agent: Any) -> None:
     shop = Shop()
     run = await agent(
-        [shop.tool],
+        [shop.native],
         [[("refund", {"customer": "mallory"}), ("refund", {"customer": "ada"})], "done"],
     )
     refused, ran = sorted(run.outputs, key=lambda output: not output.is_error)
@@ -132,7 +113,7 @@ async def test_an_agent_call_held_for_review_runs_once_when_approved(agent: Any)
     store = {CONTEXT_KEY: {"request_id": "order-7", "actor": "alice"}}
     script = [[("refund", {"customer": "ada", "note": LONG_NOTE})], "done"]
 
-    held = await agent([shop.tool], script, store)
+    held = await agent([shop.native], script, store)
     [output] = held.outputs
     assert output.is_error and read_line(output.content) == {
         "code": "held_for_review",
@@ -142,8 +123,8 @@ async def test_an_agent_call_held_for_review_runs_once_when_approved(agent: Any)
     assert json.loads(output.content)["request_id"] == "order-7" and shop.refunds == []
 
     shop.gate.approve("order-7", approver="lead")
-    ran = await agent([shop.tool], script, store)
-    again = await agent([shop.tool], script, store)
+    ran = await agent([shop.native], script, store)
+    again = await agent([shop.native], script, store)
     assert [o.is_error for o in ran.outputs + again.outputs] == [False, False]
     assert ran.outputs[0].raw_output == again.outputs[0].raw_output == {"refunded": "ada"}
     assert shop.refunds == ["ada"]

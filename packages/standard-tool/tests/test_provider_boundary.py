@@ -10,38 +10,9 @@ from typing import Any
 
 import pytest
 
-import standard_tool as st
-from standard_tool.boundary import Budget, Decision, Gate
 from standard_tool.providers import arun_tool_calls, run_tool_calls
 from standard_tool.registry import runtime
-
-LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
-
-
-class Shop:
-    """A guarded refund tool: who it ran for (its side effects) and what context it saw."""
-
-    def __init__(self, budget: int = 10) -> None:
-        self.refunds: list[str] = []
-        self.contexts: list[Any] = []
-
-        @st.tool
-        def refund(customer: str, note: str = "", context: Any = None) -> dict[str, Any]:
-            """Refund a customer's last order."""
-            self.refunds.append(customer)
-            self.contexts.append(context)
-            return {"refunded": customer}
-
-        self.gate = Gate(
-            policy=lambda request: (
-                Decision.deny("not_found", "Unknown customer.")
-                if request.arguments["customer"] == "mallory"
-                else True
-            ),
-            approvals=lambda request: len(request.arguments.get("note", "")) > 40,
-            budgets=[Budget(limit=budget)],
-        )
-        self.tools = [self.gate.guard(refund)]
+from standard_tool.testing import LONG_NOTE, GuardedShop
 
 
 class Form:
@@ -56,13 +27,15 @@ class Form:
     ) -> None:
         self.provider, self.call, self.id_of, self.read = provider, call, id_of, read
 
-    def run(self, shop: Shop, *calls: tuple[str | None, dict[str, Any]], **kw: Any) -> list[Any]:
+    def run(
+        self, shop: GuardedShop, *calls: tuple[str | None, dict[str, Any]], **kw: Any
+    ) -> list[Any]:
         envelope = [self.call(id, args) for id, args in calls]
-        return run_tool_calls(shop.tools, envelope, self.provider, **kw)
+        return run_tool_calls([shop.tool], envelope, self.provider, **kw)
 
-    async def arun(self, shop: Shop, *calls: tuple[str | None, dict[str, Any]]) -> list[Any]:
+    async def arun(self, shop: GuardedShop, *calls: tuple[str | None, dict[str, Any]]) -> list[Any]:
         envelope = [self.call(id, args) for id, args in calls]
-        return await arun_tool_calls(shop.tools, envelope, self.provider)
+        return await arun_tool_calls([shop.tool], envelope, self.provider)
 
     def refusal(self, answer: dict[str, Any]) -> dict[str, Any]:
         """The refusal an error answer carries (its JSON line, read)."""
@@ -146,7 +119,7 @@ def form(request: pytest.FixtureRequest) -> Form:
 
 
 def test_a_call_id_runs_the_call_once(form: Form) -> None:
-    shop = Shop()
+    shop = GuardedShop()
     [first] = form.run(shop, ("call_a", {"customer": "ada"}))
     [again] = form.run(shop, ("call_a", {"customer": "ada"}))
     assert first == again and form.id_of(first) == "call_a"
@@ -157,7 +130,7 @@ def test_a_call_id_runs_the_call_once(form: Form) -> None:
 
 
 def test_a_call_id_runs_the_call_once_async(form: Form) -> None:
-    shop = Shop()
+    shop = GuardedShop()
 
     async def twice() -> list[Any]:
         return [await form.arun(shop, ("call_a", {"customer": "ada"})) for _ in "12"]
@@ -168,7 +141,7 @@ def test_a_call_id_runs_the_call_once_async(form: Form) -> None:
 
 
 def test_calls_run_together_are_each_run_once(form: Form) -> None:
-    shop = Shop()
+    shop = GuardedShop()
     calls = [("c1", {"customer": "mallory"}), ("c2", {"customer": "ada"})]
     first = form.run(shop, *calls)
     again = form.run(shop, *calls)
@@ -178,7 +151,7 @@ def test_calls_run_together_are_each_run_once(form: Form) -> None:
 
 
 def test_the_apps_own_request_id_is_kept(form: Form) -> None:
-    shop = Shop()
+    shop = GuardedShop()
     context = {"request_id": "order-7", "actor": "alice"}
     form.run(shop, ("call_a", {"customer": "ada"}), context=context)
     form.run(shop, ("call_b", {"customer": "ada"}), context=context)
@@ -186,7 +159,7 @@ def test_the_apps_own_request_id_is_kept(form: Form) -> None:
 
 
 def test_a_gemini_call_with_no_id_gets_a_request_id_of_its_own() -> None:
-    shop, form = Shop(), FORMS["gemini"]
+    shop, form = GuardedShop(), FORMS["gemini"]
     form.run(shop, (None, {"customer": "ada"}))
     form.run(shop, (None, {"customer": "ada"}))
     assert shop.refunds == ["ada", "ada"]  # the gate made each call a request id of its own
@@ -198,7 +171,7 @@ def test_a_gemini_call_with_no_id_gets_a_request_id_of_its_own() -> None:
 
 
 def test_a_denied_customer_reads_as_not_found(form: Form) -> None:
-    shop = Shop()
+    shop = GuardedShop()
     [answer] = form.run(shop, ("call_m", {"customer": "mallory"}))
     assert form.id_of(answer) == "call_m"
     assert form.refusal(answer) == {
@@ -211,14 +184,14 @@ def test_a_denied_customer_reads_as_not_found(form: Form) -> None:
 
 
 def test_a_denied_customer_reads_as_not_found_async(form: Form) -> None:
-    shop = Shop()
+    shop = GuardedShop()
     [answer] = asyncio.run(form.arun(shop, ("call_m", {"customer": "mallory"})))
     assert form.refusal(answer)["code"] == "not_found"
     assert form.refusal(answer)["request_id"] == "call_m" and shop.refunds == []
 
 
 def test_the_anthropic_answer_is_the_json_line_flagged_as_an_error() -> None:
-    shop = Shop()
+    shop = GuardedShop()
     [answer] = FORMS["anthropic"].run(shop, ("toolu_1", {"customer": "mallory"}))
     assert answer == {
         "type": "tool_result",
@@ -230,7 +203,7 @@ def test_the_anthropic_answer_is_the_json_line_flagged_as_an_error() -> None:
 
 
 def test_a_long_note_waits_for_approval_then_runs_once(form: Form) -> None:
-    shop = Shop()
+    shop = GuardedShop()
     call = ("call_h", {"customer": "ada", "note": LONG_NOTE})
     [held] = form.run(shop, call)
     assert form.refusal(held) == {
@@ -249,7 +222,7 @@ def test_a_long_note_waits_for_approval_then_runs_once(form: Form) -> None:
 
 
 def test_a_spent_budget_reads_as_budget_exceeded(form: Form) -> None:
-    shop = Shop(budget=2)
+    shop = GuardedShop(budget=2)
     answers = [form.run(shop, (f"call_{n}", {"customer": "ada"}))[0] for n in range(3)]
     assert [form.read(answer)[0] for answer in answers] == [False, False, True]
     assert form.refusal(answers[2]) == {
@@ -264,10 +237,10 @@ def test_a_spent_budget_reads_as_budget_exceeded(form: Form) -> None:
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "hf"])
 def test_the_runtime_gives_each_call_an_id_of_its_own(provider: str) -> None:
-    shop = Shop()
+    shop = GuardedShop()
     target = runtime(provider)
     assert target is not None
-    native = target.native(shop.tools[0])
+    native = target.native(shop.tool)
     outcomes = [target.call(native, {"customer": customer}) for customer in ("ada", "ada", "bob")]
     assert [outcome.error for outcome in outcomes] == [None, None, None]
     assert shop.refunds == ["ada", "ada", "bob"]

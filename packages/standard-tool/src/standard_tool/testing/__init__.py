@@ -5,6 +5,7 @@
 - :class:`AdapterContract`: both, and the round trips between them.
 - :class:`PackageContract`: the adapter package's public names and cheap discovery.
 - :class:`RecordingReporter`: a reporter that keeps what tools report.
+- :class:`GuardedShop`: a guarded sample tool (policy, approval, budget) for boundary tests.
 - :func:`clean_registry`: a pytest fixture with a fresh plugin registry for one test.
 - :func:`within`: runs a call in a thread and fails the test if it hangs (for time limits).
 - :class:`StoreContract`: every behaviour of a boundary :class:`~standard_tool.boundary.Store`;
@@ -44,16 +45,19 @@ from ._contract import (
 from ._package import PackageContract
 from ._reports import RecordingReporter
 from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, sample_tools
+from ._shop import LONG_NOTE, GuardedShop
 from ._stores import SharedStoreContract, StoreContract
 from ._threads import within
 
 __all__ = [
     "INVALID_CALLS",
+    "LONG_NOTE",
     "SECRET",
     "VALID_CALLS",
     "AdapterContract",
     "AdoptContract",
     "ExportContract",
+    "GuardedShop",
     "NativeOutcome",
     "PackageContract",
     "RecordingReporter",
