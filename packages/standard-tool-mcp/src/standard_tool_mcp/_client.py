@@ -149,8 +149,9 @@ class MCPTool(WrapperTool):
 
     _bounds_itself = True  # the session bounds the request; arun bounds the rest
 
-    async def arun(self, input: Any, context: Any) -> Any:
-        """Call the tool on its session (from any event loop) and return its result.
+    def arun(self, input: Any, context: Any) -> Coroutine[Any, Any, Any]:
+        """Call the tool on its session (from any event loop): a coroutine returning its result
+        (made here, not awaited here: one coroutine less on every call's path).
 
         The server's progress notifications for the call go to the caller's
         :func:`standard_tool.current_reporter` (on the caller's loop) and to :attr:`progress`.
@@ -163,9 +164,10 @@ class MCPTool(WrapperTool):
         """
         state = self._state
         here = asyncio.get_running_loop()
+        call = self._call(input, context, here)
         if here is not self._loop or (state is not None and state.stale):
-            return await self._bounded(self._call(input, context, here))
-        return await self._call(input, context, here)
+            return self._bounded(call)
+        return call
 
     async def _call(self, input: Any, context: Any, here: asyncio.AbstractEventLoop) -> Any:
         state = self._state

@@ -314,26 +314,27 @@ def _timeout(seconds: float | None) -> Any:
     return seconds if MAJOR >= 2 else timedelta(seconds=seconds)
 
 
-async def call_tool(
+def call_tool(
     session: Any,
     name: str,
     arguments: dict[str, Any],
     timeout: float | None,
     meta: Mapping[str, Any] | None,
     progress: Callable[[float, float | None, str | None], Awaitable[None]] | None = None,
-) -> types.CallToolResult:
-    """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``.
+) -> Awaitable[types.CallToolResult]:
+    """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``: the
+    session's own awaitable (no coroutine of this module's around it, on every call's path).
 
     ``progress`` receives the call's progress notifications.
     """
-    result: types.CallToolResult = await session.call_tool(
+    request: Awaitable[types.CallToolResult] = session.call_tool(
         name,
         arguments,
         _timeout(timeout),
         progress_callback=progress,
         meta=dict(meta) if meta else None,
     )
-    return result
+    return request
 
 
 def skip_output_check(session: Any, name: str) -> None:
