@@ -181,14 +181,28 @@ class MCPTool(WrapperTool):
                 if refused is not None:
                     raise refused
         meta = context.get("meta") if isinstance(context, Mapping) else None
-        progress = _Progress.make(
-            self.name, current_reporter(), None if here is self._loop else here, self.progress
-        )
-        request = self._request(input, meta if isinstance(meta, Mapping) else None, progress)
-        if here is self._loop:
-            result = await request
-        else:
-            result = await self._hop(request)
+        reporter = current_reporter()
+        progress = None  # none asked of the server when nobody listens
+        if reporter is not None or self.progress is not None:
+            progress = _Progress(
+                self.name, reporter, None if here is self._loop else here, self.progress
+            ).__call__
+        session, name = self.session, self.remote.name
+        try:
+            _compat.skip_output_check(session, name)
+            request = _compat.call_tool(
+                session,
+                name,
+                input,
+                self.timeout,
+                meta if isinstance(meta, Mapping) else None,
+                progress,
+            )
+            result = await (request if here is self._loop else self._hop(request))
+        except StandardToolError:
+            raise
+        except Exception as exc:  # transport, protocol and SDK failures
+            raise ToolExecutionError(self.name, self._describe(exc)) from exc
         return self._result(result)
 
     async def _bounded(self, call: Coroutine[Any, Any, Any]) -> Any:
@@ -224,19 +238,6 @@ class MCPTool(WrapperTool):
             except PinMismatchError as error:
                 refused[tool.name] = error
         state.refused = refused
-
-    async def _request(
-        self, arguments: Any, meta: Mapping[str, Any] | None, progress: ProgressCallback | None
-    ) -> Any:
-        try:
-            _compat.skip_output_check(self.session, self.remote.name)
-            return await _compat.call_tool(
-                self.session, self.remote.name, arguments, self.timeout, meta, progress
-            )
-        except StandardToolError:
-            raise
-        except Exception as exc:  # transport, protocol and SDK failures
-            raise ToolExecutionError(self.name, self._describe(exc)) from exc
 
     def _describe(self, exc: Exception) -> str:
         if _closed(exc):
@@ -325,19 +326,6 @@ class _Progress:
         self.loop = loop
         self.callback = callback
         self.last = -math.inf
-
-    @classmethod
-    def make(
-        cls,
-        tool: str,
-        reporter: Reporter | None,
-        loop: asyncio.AbstractEventLoop | None,
-        callback: ProgressCallback | None,
-    ) -> ProgressCallback | None:
-        """The callback, or ``None`` (no progress asked of the server) when nobody listens."""
-        if reporter is None and callback is None:
-            return None
-        return cls(tool, reporter, loop, callback).__call__
 
     async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
         if not _finite(progress) or progress < self.last:

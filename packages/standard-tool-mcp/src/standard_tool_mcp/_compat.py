@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
 from importlib import import_module
@@ -321,13 +321,13 @@ def call_tool(
     timeout: float | None,
     meta: Mapping[str, Any] | None,
     progress: Callable[[float, float | None, str | None], Awaitable[None]] | None = None,
-) -> Awaitable[types.CallToolResult]:
+) -> Coroutine[Any, Any, types.CallToolResult]:
     """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``: the
-    session's own awaitable (no coroutine of this module's around it, on every call's path).
+    session's own coroutine (none of this module's around it, on every call's path).
 
     ``progress`` receives the call's progress notifications.
     """
-    request: Awaitable[types.CallToolResult] = session.call_tool(
+    request: Coroutine[Any, Any, types.CallToolResult] = session.call_tool(
         name,
         arguments,
         _timeout(timeout),
