@@ -1,13 +1,20 @@
 """MCP adapter benchmark: served tools, adopted tools, and listing + adopting many tools.
 
-Run with ``python benchmarks/mcp_bench.py`` in an environment with standard-tool-mcp installed.
+Run with ``python benchmarks/mcp_bench.py`` in an environment with standard-tool-mcp installed;
+``--stdio`` times instead an adopted tool of ``mcp-server-time`` over stdio against a raw
+``ClientSession.call_tool`` (``--profile``: and profiles our client's work per call).
 """
 
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import gc
 import importlib
+import pstats
+import random
+import statistics
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
@@ -17,7 +24,7 @@ from standard_tool import Tool, acall, call, tool
 from standard_tool_mcp import connect, from_mcp_tool, load_mcp_tools, to_mcp_server, to_mcp_tool
 from standard_tool_mcp._compat import MAJOR, call_tool, list_tools_page, memory_session
 
-from _timing import apair_us, loop_us
+from _timing import apair_us, loop_us, min_median
 
 CALLS = 2000
 ROUNDS = 5
@@ -155,21 +162,186 @@ class _InstantSession:
         return self.result
 
 
+async def instant_work(descriptor: Any, result: Any, arguments: dict[str, Any]) -> float:
+    """µs of an adopted tool's own work per call (validation both ways, result mapping, the
+    call's bookkeeping), timed against a session that answers ``result`` at once."""
+    session = _InstantSession(result)
+    adopted_tool = from_mcp_tool(descriptor, session)
+    bare, wrapped = await compare(
+        lambda: session.call_tool(descriptor.name, arguments),
+        lambda: acall(adopted_tool, arguments),
+        20000,
+    )
+    return wrapped - bare
+
+
 async def adapter_work() -> None:
     """Per-call work of an adopted tool alone: validation both ways, result mapping, no transport."""
     import mcp.types as types
 
-    descriptor = to_mcp_tool(tool(add))
     result = types.CallToolResult.model_validate(
         {"content": [{"type": "text", "text": "5"}], "structuredContent": {"result": 5}}
     )
-    session = _InstantSession(result)
-    adopted_tool = from_mcp_tool(descriptor, session)
-    arguments = {"a": 2, "b": 3}
-    bare, wrapped = await compare(
-        lambda: session.call_tool("add", arguments), lambda: acall(adopted_tool, arguments), 20000
-    )
-    print(f"adapter work per adopted call (instant session): {wrapped - bare:6.1f} us")
+    work = await instant_work(to_mcp_tool(tool(add)), result, {"a": 2, "b": 3})
+    print(f"adapter work per adopted call (instant session): {work:6.1f} us")
+
+
+TIME_SERVER = [sys.executable, "-m", "mcp_server_time", "--local-timezone", "UTC"]
+STDIO_CALLS = 100
+STDIO_ROUNDS = 11
+
+
+async def shuffled_rounds(
+    contenders: dict[str, Callable[[], Awaitable[Any]]], *, number: int, rounds: int
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Elapsed and process-time µs per call of each contender, one figure of each per round:
+    each round runs ``number`` awaited calls of every contender, in an order shuffled anew."""
+    figures: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in contenders}
+    order = list(contenders)
+    for _ in range(rounds):
+        random.shuffle(order)
+        for label in order:
+            fn = contenders[label]
+            gc.collect()
+            cpu, start = time.process_time(), time.perf_counter()
+            for _ in range(number):
+                await fn()
+            elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+            figures[label][0].append(elapsed / number * 1e6)
+            figures[label][1].append(cpu / number * 1e6)
+    return figures
+
+
+def paired(ours: list[float], raw: list[float]) -> float:
+    """The median over rounds of the difference between two contenders in the same round."""
+    return statistics.median(a - b for a, b in zip(ours, raw, strict=True))
+
+
+async def stdio(profile: bool) -> None:
+    """An adopted tool of ``mcp-server-time`` over stdio against a raw ``ClientSession`` call.
+
+    Four contenders, in one event loop: ``ClientSession.call_tool`` on the SDK's own
+    ``stdio_client`` (raw); ``acall`` of a tool adopted on that same session (the same server
+    process: what the adopted tool adds, alone); ``acall`` of the tool ``connect()`` adopted
+    (our transport and session, a server process of its own); and raw calls on a second
+    ``stdio_client`` session (how far two identical contenders drift apart in one run).
+    Both raw sessions leave the tool's output unchecked, as an adopted tool has its session
+    do (it checks the output itself): the raw side does the SDK's own work, no less.
+
+    Each figure is µs per call, elapsed and this process's CPU time (the server's is not
+    counted); "added" is a contender's best less the raw call's best, "paired" the median of
+    the same difference taken within each round. The counts after them (tasks, loop turns,
+    Python calls per call) do not move with the machine's load.
+    """
+    from contextlib import AsyncExitStack
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from standard_tool_mcp._compat import skip_output_check
+
+    arguments = {"timezone": "UTC"}
+    name = "get_current_time"
+    params = StdioServerParameters(command=TIME_SERVER[0], args=TIME_SERVER[1:])
+    async with AsyncExitStack() as stack:
+        raws = []
+        for _ in range(2):
+            read, write = await stack.enter_async_context(stdio_client(params))
+            raw = await stack.enter_async_context(ClientSession(read, write))
+            await raw.initialize()
+            raws.append(raw)
+        listed, _ = await list_tools_page(raws[0], None)
+        for raw in raws:
+            skip_output_check(raw, name)
+        on_raw = from_mcp_tool({t.name: t for t in listed}[name], raws[0])
+        connected = {t.name: t for t in await stack.enter_async_context(connect(TIME_SERVER))}
+        first, second = raws
+        contenders: dict[str, Callable[[], Awaitable[Any]]] = {
+            "raw ClientSession.call_tool": lambda: first.call_tool(name, arguments),
+            "acall(adopted on that session)": lambda: acall(on_raw, arguments),
+            "acall(adopted by connect())": lambda: acall(connected[name], arguments),
+            "raw, a second session": lambda: second.call_tool(name, arguments),
+        }
+        for fn in contenders.values():
+            for _ in range(50):
+                await fn()
+        figures = await shuffled_rounds(contenders, number=STDIO_CALLS, rounds=STDIO_ROUNDS)
+        print(
+            f"mcp {version('mcp')}, mcp-server-time over stdio, best / median us per call of "
+            f"{STDIO_ROUNDS} rounds of {STDIO_CALLS} calls, order shuffled each round"
+        )
+        raw_elapsed, raw_cpu = figures["raw ClientSession.call_tool"]
+        print(
+            f"{'':<31} {'elapsed best / median':>21} {'added':>7} {'paired':>7}   "
+            f"{'client CPU best / median':>24} {'added':>7} {'paired':>7}"
+        )
+        for label, (elapsed, cpu) in figures.items():
+            best, median = min_median(elapsed)
+            cpu_best, cpu_median = min_median(cpu)
+            print(
+                f"{label:<31} {best:10.1f} / {median:8.1f} {best - min(raw_elapsed):+7.1f} "
+                f"{paired(elapsed, raw_elapsed):+7.1f}   {cpu_best:13.1f} / {cpu_median:8.1f} "
+                f"{cpu_best - min(raw_cpu):+7.1f} {paired(cpu, raw_cpu):+7.1f}"
+            )
+        for label, fn in contenders.items():
+            tasks, turns, calls = await counted(fn, 500)
+            print(
+                f"{label:<31} per call: {tasks:4.2f} tasks started, {turns:5.2f} event-loop "
+                f"turns, {calls:6.1f} Python calls (cProfile)"
+            )
+        if profile:
+            await profiled(on_raw, arguments)
+        result = await first.call_tool(name, arguments)
+    work = await instant_work(on_raw.wrapped, result, arguments)
+    print(f"the adopted tool's own work per call (a session answering at once): {work:5.1f} us")
+
+
+async def counted(fn: Callable[[], Awaitable[Any]], number: int) -> tuple[float, float, float]:
+    """Per call of ``fn``: the tasks started, the event loop's turns (asyncio's ``_run_once``)
+    and the Python function calls and coroutine steps cProfile counts. Unlike times, these
+    do not move with the machine's load."""
+    loop = asyncio.get_running_loop()
+    tasks = turns = 0
+    factory = loop.get_task_factory()
+    run_once = loop._run_once  # type: ignore[attr-defined]
+
+    def task(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any) -> Any:
+        nonlocal tasks
+        tasks += 1
+        return asyncio.Task(coro, loop=loop, **options)
+
+    def turn() -> None:
+        nonlocal turns
+        turns += 1
+        run_once()
+
+    loop.set_task_factory(task)
+    loop._run_once = turn  # type: ignore[attr-defined]
+    try:
+        for _ in range(number):
+            await fn()
+    finally:
+        loop.set_task_factory(factory)
+        del loop._run_once  # type: ignore[attr-defined]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(number):
+        await fn()
+    profiler.disable()
+    calls = sum(row[1] for row in pstats.Stats(profiler).stats.values())  # type: ignore[attr-defined]
+    return tasks / number, turns / number, calls / number
+
+
+async def profiled(adopted_tool: Any, arguments: dict[str, Any]) -> None:
+    """cProfile of 1,000 calls of the adopted tool: the functions of standard-tool it spends in."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(1000):
+        await acall(adopted_tool, arguments)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats("standard_tool", 25)
 
 
 async def main() -> None:
@@ -187,5 +359,8 @@ if __name__ == "__main__":
     import logging
 
     logging.disable(logging.INFO)  # the 1.x high-level server logs every request
-    asyncio.run(main())
-    adopted_sync()
+    if "--stdio" in sys.argv:
+        asyncio.run(stdio("--profile" in sys.argv))
+    else:
+        asyncio.run(main())
+        adopted_sync()

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import mcp.types as types
 import pytest
 
-from standard_tool import acall, call, tool, with_formatted_output
-from standard_tool.exceptions import ToolExecutionError, ToolValidationError, UsageError
+from standard_tool import acall, background_loop, call, tool, with_formatted_output
+from standard_tool.exceptions import (
+    ToolExecutionError,
+    ToolTimeoutError,
+    ToolValidationError,
+    UsageError,
+)
 from standard_tool_mcp import (
     Audio,
     Image,
@@ -211,6 +217,49 @@ async def test_acall_from_another_loop_hops_to_the_sessions_loop() -> None:
     async with connect(to_mcp_server([session_id])) as (adopted,):
         other = await asyncio.to_thread(lambda: asyncio.run(acall(adopted, {}, {"meta": {"x": 1}})))
     assert other["meta"]["x"] == 1
+
+
+@tool
+async def nap(seconds: float) -> float:
+    """Sleep, then say how long."""
+    await asyncio.sleep(seconds)
+    return seconds
+
+
+async def test_a_call_runs_in_the_callers_task_and_the_session_bounds_it() -> None:
+    connection = connect(to_mcp_server([nap]))
+    async with connection as (adopted,):
+        tasks: list[Any] = []
+        original = connection.session.call_tool
+
+        async def spy(*args: Any, **kwargs: Any) -> Any:
+            tasks.append(asyncio.current_task())
+            return await original(*args, **kwargs)
+
+        connection.session.call_tool = spy
+        assert await acall(adopted, {"seconds": 0}) == 0
+        assert tasks == [asyncio.current_task()]  # no task of its own around the request
+        adopted.timeout = 0.3
+        start = time.monotonic()
+        with pytest.raises(
+            ToolExecutionError, match=r"no answer from the MCP server within 0\.3 s"
+        ):
+            await acall(adopted, {"seconds": 5})
+        assert time.monotonic() - start < 3
+        adopted.timeout = 10
+        assert await acall(adopted, {"seconds": 0.01}) == 0.01  # the session carries on
+
+
+def test_a_call_from_another_loop_ends_when_the_sessions_loop_is_blocked() -> None:
+    with connect(to_mcp_server([nap])) as (adopted,):
+        adopted.timeout = 0.2
+        background_loop().call_soon_threadsafe(time.sleep, 2)  # the session's loop, blocked
+        start = time.monotonic()
+        with pytest.raises(ToolTimeoutError, match=r"'nap' failed: no result within 0\.2 s"):
+            asyncio.run(acall(adopted, {"seconds": 0}))
+        assert time.monotonic() - start < 1.5  # the time limit and its half-second margin
+        adopted.timeout = 10
+        assert asyncio.run(acall(adopted, {"seconds": 0})) == 0  # once the loop is free again
 
 
 async def test_a_malformed_tool_is_skipped_with_a_warning(raw_command: list[str]) -> None:

@@ -713,6 +713,38 @@ def test_a_declared_timeout_of_another_tool_gets_a_margin() -> None:
         within(10, asyncio.run, acall(own, {}))
 
 
+def test_a_tool_that_bounds_itself_runs_in_the_callers_task() -> None:
+    from standard_tool import UsageError
+    from standard_tool.adapters import WrapperTool
+    from standard_tool.exceptions import ToolTimeoutError
+
+    class Bounded(WrapperTool):
+        _bounds_itself = True  # its arun ends every call at its timeout itself
+        is_async = True
+        timeout = 0.2
+
+        async def arun(self, input: Any, context: Any) -> Any:
+            task = asyncio.current_task()
+            await asyncio.sleep(input["seconds"])
+            return {"same task": task is outer}
+
+    bounded = Bounded(async_add)
+    outer: asyncio.Task[Any] | None = None
+
+    async def main(**options: Any) -> Any:
+        nonlocal outer
+        outer = asyncio.current_task()
+        return await acall(bounded, {"seconds": 0.01}, **options)
+
+    assert within(10, asyncio.run, main()) == {"same task": True}  # no task of acall's own
+    assert within(10, asyncio.run, main(timeout=5)) == {"same task": False}  # acall bounds it
+    with pytest.raises(ToolTimeoutError):  # a timeout given to acall still holds
+        within(10, asyncio.run, acall(bounded, {"seconds": 5}, timeout=0.2))
+    bounded.timeout = -1
+    with pytest.raises(UsageError, match="timeout"):  # still checked
+        within(10, asyncio.run, main())
+
+
 def test_a_ctrl_c_while_waiting_is_the_callers_not_the_tools() -> None:
     import signal
 

@@ -8,7 +8,7 @@ import logging
 import math
 import os
 import warnings
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -21,6 +21,7 @@ from standard_tool.exceptions import (
     ServerError,
     StandardToolError,
     ToolExecutionError,
+    ToolTimeoutError,
     ToolValidationError,
     UsageError,
 )
@@ -44,6 +45,9 @@ __all__ = [
 DEFAULT_TIMEOUT = 60.0
 """Seconds a ``tools/call`` or ``tools/list`` may take before it fails."""
 _MAX_PAGES = 1000
+_MARGIN = 0.5
+"""Seconds a call waits beyond :attr:`MCPTool.timeout` where the session does not bound it
+(the session's own limit, when it does, reports first, in its own words)."""
 _logger = logging.getLogger("standard_tool_mcp")
 
 ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None]]
@@ -58,11 +62,14 @@ CLOSED = "the MCP session is closed"
 class SessionState:
     """How a connection's session stands, shared by the tools adopted through it."""
 
-    __slots__ = ("ended", "pin", "refused", "source", "stale")
+    __slots__ = ("ended", "lost", "pin", "refused", "source", "stale")
 
     def __init__(self) -> None:
         self.ended: str | None = None
         """Why the session no longer works (:data:`CLOSED` or :data:`GONE`), once it does not."""
+        self.lost = False
+        """Whether a call found the connection closed while the session was still open (the
+        server is gone, though the block may be left before the transport says so)."""
         self.pin: Pin | None = None
         """The pin the session's tools are held to, if any."""
         self.source: str | None = None
@@ -140,12 +147,29 @@ class MCPTool(WrapperTool):
         copy._state = self._state
         return copy
 
-    async def arun(self, input: Any, context: Any) -> Any:
-        """Call the tool on its session (from any event loop) and return its result.
+    _bounds_itself = True  # the session bounds the request; arun bounds the rest
+
+    def arun(self, input: Any, context: Any) -> Coroutine[Any, Any, Any]:
+        """Call the tool on its session (from any event loop): a coroutine returning its result
+        (made here, not awaited here: one coroutine less on every call's path).
 
         The server's progress notifications for the call go to the caller's
         :func:`standard_tool.current_reporter` (on the caller's loop) and to :attr:`progress`.
+
+        The session ends the request at :attr:`timeout`; what it cannot bound (the list
+        checked again against the pin, the hop to the session's loop from another loop) is
+        bounded here, the whole call ending at most :data:`_MARGIN` later with a
+        :class:`~standard_tool.exceptions.ToolTimeoutError`, as :func:`standard_tool.acall`
+        ends a tool that does not bound itself.
         """
+        state = self._state
+        here = asyncio.get_running_loop()
+        call = self._call(input, context, here)
+        if here is not self._loop or (state is not None and state.stale):
+            return self._bounded(call)
+        return call
+
+    async def _call(self, input: Any, context: Any, here: asyncio.AbstractEventLoop) -> Any:
         state = self._state
         if state is not None:
             if state.ended:
@@ -157,16 +181,38 @@ class MCPTool(WrapperTool):
                 if refused is not None:
                     raise refused
         meta = context.get("meta") if isinstance(context, Mapping) else None
-        here = asyncio.get_running_loop()
-        progress = _Progress.make(
-            self.name, current_reporter(), None if here is self._loop else here, self.progress
-        )
-        request = self._request(input, meta if isinstance(meta, Mapping) else None, progress)
-        if here is self._loop:
-            result = await request
-        else:
-            result = await self._hop(request)
+        reporter = current_reporter()
+        progress = None  # none asked of the server when nobody listens
+        if reporter is not None or self.progress is not None:
+            progress = _Progress(
+                self.name, reporter, None if here is self._loop else here, self.progress
+            ).__call__
+        session, name = self.session, self.remote.name
+        try:
+            _compat.skip_output_check(session, name)
+            request = _compat.call_tool(
+                session,
+                name,
+                input,
+                self.timeout,
+                meta if isinstance(meta, Mapping) else None,
+                progress,
+            )
+            result = await (request if here is self._loop else self._hop(request))
+        except StandardToolError:
+            raise
+        except Exception as exc:  # transport, protocol and SDK failures
+            raise ToolExecutionError(self.name, self._describe(exc)) from exc
         return self._result(result)
+
+    async def _bounded(self, call: Coroutine[Any, Any, Any]) -> Any:
+        """``call`` ended, with a ``ToolTimeoutError``, :data:`_MARGIN` after :attr:`timeout`."""
+        if self.timeout is None:
+            return await call
+        try:
+            return await asyncio.wait_for(call, self.timeout + _MARGIN)
+        except asyncio.TimeoutError:
+            raise ToolTimeoutError(self.name, self.timeout) from None
 
     @property
     def digest(self) -> str:
@@ -193,24 +239,14 @@ class MCPTool(WrapperTool):
                 refused[tool.name] = error
         state.refused = refused
 
-    async def _request(
-        self, arguments: Any, meta: Mapping[str, Any] | None, progress: ProgressCallback | None
-    ) -> Any:
-        try:
-            _compat.skip_output_check(self.session, self.remote.name)
-            return await _compat.call_tool(
-                self.session, self.remote.name, arguments, self.timeout, meta, progress
-            )
-        except StandardToolError:
-            raise
-        except Exception as exc:  # transport, protocol and SDK failures
-            raise ToolExecutionError(self.name, self._describe(exc)) from exc
-
     def _describe(self, exc: Exception) -> str:
         if _closed(exc):
-            if self._state is None:
+            state = self._state
+            if state is None:
                 return CLOSED
-            return self._state.ended or GONE
+            if state.ended is None:
+                state.lost = True
+            return state.ended or GONE
         return _describe(exc, self.timeout)
 
     async def _hop(self, request: Any) -> Any:
@@ -290,19 +326,6 @@ class _Progress:
         self.loop = loop
         self.callback = callback
         self.last = -math.inf
-
-    @classmethod
-    def make(
-        cls,
-        tool: str,
-        reporter: Reporter | None,
-        loop: asyncio.AbstractEventLoop | None,
-        callback: ProgressCallback | None,
-    ) -> ProgressCallback | None:
-        """The callback, or ``None`` (no progress asked of the server) when nobody listens."""
-        if reporter is None and callback is None:
-            return None
-        return cls(tool, reporter, loop, callback).__call__
 
     async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
         if not _finite(progress) or progress < self.last:

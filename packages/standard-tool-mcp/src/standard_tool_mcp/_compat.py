@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import timedelta
 from importlib import import_module
@@ -314,26 +314,27 @@ def _timeout(seconds: float | None) -> Any:
     return seconds if MAJOR >= 2 else timedelta(seconds=seconds)
 
 
-async def call_tool(
+def call_tool(
     session: Any,
     name: str,
     arguments: dict[str, Any],
     timeout: float | None,
     meta: Mapping[str, Any] | None,
     progress: Callable[[float, float | None, str | None], Awaitable[None]] | None = None,
-) -> types.CallToolResult:
-    """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``.
+) -> Coroutine[Any, Any, types.CallToolResult]:
+    """``tools/call`` through a ``ClientSession`` (either major) or a 2.x ``Client``: the
+    session's own coroutine (none of this module's around it, on every call's path).
 
     ``progress`` receives the call's progress notifications.
     """
-    result: types.CallToolResult = await session.call_tool(
+    request: Coroutine[Any, Any, types.CallToolResult] = session.call_tool(
         name,
         arguments,
         _timeout(timeout),
         progress_callback=progress,
         meta=dict(meta) if meta else None,
     )
-    return result
+    return request
 
 
 def skip_output_check(session: Any, name: str) -> None:

@@ -334,8 +334,9 @@ class Connection:
                         failure, stdio=kind == "stdio", timed_out=scope.cancel_called
                     )
                     ready.set_exception(error)
-            elif self._state.ended is None or self._state.ended == GONE:
-                self._state.ended = GONE
+            elif self._state.ended in (None, GONE) or self._state.lost:
+                if self._state.ended is None:  # else left first, once a call found it gone
+                    self._state.ended = GONE
                 cause = self._cause(failure or self._lost)
                 _logger.warning("MCP server %s is gone: %s", self.name, cause)
             self.process = None

@@ -66,6 +66,10 @@ class CoreTool:
     _exact_timeout: ClassVar[bool] = False
     """Whether ``execute`` itself ends a call at the declared ``timeout`` (no margin added)."""
 
+    _bounds_itself: ClassVar[bool] = False
+    """Whether an async ``execute`` ends every call at the declared ``timeout`` itself, so that
+    :func:`acall` without a ``timeout`` argument waits for it as it is (no task of its own)."""
+
     def _output_is_json(self) -> bool:
         """Whether ``execute`` has already held every result to JSON data."""
         return False
@@ -253,7 +257,9 @@ async def acall(
         execute = None
     if not callable(execute):
         raise _not_a_tool(tool, "acall")
-    seconds = _limit(tool, timeout)
+    seconds = _limit(tool, timeout)  # checked even where the tool bounds itself
+    if timeout is None and isinstance(tool, CoreTool) and tool._bounds_itself:
+        seconds = None
     try:
         aexecute = getattr(tool, "aexecute", None)
         if aexecute is not None and inspect.iscoroutinefunction(aexecute):
