@@ -1,0 +1,226 @@
+"""A call checked once: an adapter whose framework validates a call's arguments before it runs
+the tool checks them with the tool's own check (:func:`accepting`), and the call then runs the
+rest of ``execute`` on the value that check returned (:func:`call_accepted`,
+:func:`acall_accepted`), not the check a second time.
+
+A tool whose ``execute`` does not split so (any tool but the core's ``Tool``) is checked
+against its input schema by :func:`accepting`, and then called with :func:`call` or
+:func:`acall` as any tool is. Either way the call ends as theirs do: the same time limit,
+the same typed errors, the result held to JSON data.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
+
+from .._protocols import StandardTool
+from ..exceptions import StandardToolError, ToolValidationError
+from ..schema._json import SCALARS, is_json_data, json_issues
+from ._call import (
+    Accepting,
+    CoreTool,
+    _check_output,
+    _execute_fully,
+    _expired,
+    _failure,
+    _limit,
+    _name,
+    _passes_through,
+    _redacted,
+    acall,
+    call,
+)
+from ._waiting import Expired, Interrupted, start_thread, thread_within, wait, wait_for, within
+
+__all__ = ["Accepted", "acall_accepted", "accepting", "accepting_json", "call_accepted", "raised"]
+
+
+class Accepted(NamedTuple):
+    """An input a tool's own check accepted: what :func:`accepting` returns, and what
+    :func:`call_accepted` and :func:`acall_accepted` run the rest of the tool's ``execute``
+    on."""
+
+    input: Any
+    """The input as it came."""
+    value: Any
+    """What the tool's check made of it (a validated model, or the input itself)."""
+    split: Accepting | None
+    """The tool's ``execute`` in two halves (``None``: it does not split, and the call is an
+    ordinary one)."""
+
+
+_accepted = tuple.__new__
+
+
+def _split(tool: Any) -> Accepting | None:
+    if not isinstance(tool, CoreTool) or getattr(tool, "aexecute", None) is not None:
+        return None
+    return tool._accepting()
+
+
+def accepting(tool: StandardTool) -> Callable[[Any], Accepted]:
+    """The check of ``tool``'s input, done once: a function of an input that returns it
+    :class:`Accepted`, or raises :class:`ToolValidationError` naming the tool and every
+    failing field, as the tool's own ``execute`` would. Input must be JSON data whatever
+    the schema."""
+    split = _split(tool)
+    if split is not None:
+        check = split.check
+
+        def accept(input: Any) -> Accepted:
+            return _accepted(Accepted, (input, check(input), split))
+
+        return accept
+
+    from ..schema._schema import as_schema
+
+    name = _name(tool)
+    schema = as_schema(getattr(tool, "input_schema", None))
+    validate = None if schema is None else schema.validate
+
+    def accept_any(input: Any) -> Accepted:
+        issues = json_issues(input)
+        if issues is None and validate is not None:
+            issues = validate(input).issues
+        if issues is not None:
+            raise ToolValidationError(name, "input", issues)
+        return _accepted(Accepted, (input, input, None))
+
+    return accept_any
+
+
+def accepting_json(tool: StandardTool) -> Callable[[Any], Accepted | None]:
+    """:func:`accepting` from the JSON text of the input: a function of the text that
+    returns it read and :class:`Accepted`, or raises :class:`ToolValidationError` as
+    :func:`accepting` does, or returns ``None`` when the text is not read here (not a
+    ``str`` holding a JSON object, or refused by the reader): the caller then reads it its
+    own way, says where it breaks, and checks it with :func:`accepting`.
+
+    The reader is pydantic-core's, several times faster than ``json.loads``, which reads
+    every text both take to the same value (what one of them refuses is left to the
+    caller's). A value it read from a text :func:`~._json.is_json_data` vouches for is JSON
+    data as it is, and skips the JSON-data walk."""
+    from pydantic_core import from_json
+
+    split = _split(tool)
+    accept = accepting(tool)
+    check_read = None if split is None else split.check_read
+
+    def accept_json(text: Any) -> Accepted | None:
+        if type(text) is not str:
+            return None
+        try:
+            value = from_json(text)
+        except Exception:  # the caller reads it again, and says where it breaks
+            return None
+        if type(value) is not dict:
+            return None
+        if check_read is not None and is_json_data(text):
+            try:
+                return _accepted(Accepted, (value, check_read(value), split))
+            except Exception:  # refused: the full check says why
+                pass
+        return accept(value)
+
+    return accept_json
+
+
+def call_accepted(
+    tool: StandardTool, accepted: Accepted, context: Any = None, *, timeout: float | None = None
+) -> Any:
+    """:func:`~standard_tool.call` of ``tool`` with an input :func:`accepting` returned: the
+    tool's check is not run again."""
+    input, value, split = accepted
+    if split is None:
+        return call(tool, input, context, timeout=timeout)
+    run = split.run
+    seconds = _limit(tool, timeout)
+    try:
+        if split.is_async:
+            result = wait(run(value, context), seconds)
+        elif seconds is None:
+            result = run(value, context)
+            if inspect.isawaitable(result):
+                result = wait(result, None)
+        else:
+            future = start_thread(_execute_fully, run, value, context)
+            if not wait_for(future, seconds):
+                raise Expired
+            result = future.result()
+        kind = type(result)
+        if kind not in SCALARS or (kind is str and not result.isascii()):
+            _check_output(tool, result)
+        return result
+    except Expired:
+        return _expired(tool, timeout)
+    except Interrupted as stop:
+        interrupt = stop.error
+    except BaseException as exc:
+        error = raised(tool, exc, context)
+        if error is None:
+            raise
+        raise error from error.__cause__
+    raise interrupt
+
+
+def acall_accepted(
+    tool: StandardTool, accepted: Accepted, context: Any = None, *, timeout: float | None = None
+) -> Awaitable[Any]:
+    """:func:`~standard_tool.acall` of ``tool`` with an input :func:`accepting` returned:
+    the tool's check is not run again; a sync tool runs in a worker thread. An awaitable:
+    for an async tool with no time limit, the one coroutine that runs the rest of its
+    ``execute`` (it ends as ``acall`` would, see ``checked_executor``)."""
+    split = accepted.split
+    if split is None:
+        return acall(tool, accepted.input, context, timeout=timeout)
+    if split.is_async and timeout is None and tool.timeout is None:  # type: ignore[attr-defined]
+        run: Callable[[Any, Any], Awaitable[Any]] = split.run
+        return run(accepted.value, context)
+    return _acall_accepted(tool, split, accepted.value, context, timeout)
+
+
+async def _acall_accepted(
+    tool: StandardTool, split: Accepting, value: Any, context: Any, timeout: float | None
+) -> Any:
+    run = split.run
+    seconds = _limit(tool, timeout)
+    try:
+        if split.is_async:
+            coroutine = run(value, context)
+            result = await (coroutine if seconds is None else within(coroutine, seconds))
+        elif seconds is None:
+            result = await _to_thread(run, value, context)
+        else:
+            result = await thread_within(seconds, _execute_fully, run, value, context)
+        kind = type(result)
+        if kind not in SCALARS or (kind is str and not result.isascii()):
+            _check_output(tool, result)
+        return result
+    except Expired:
+        return _expired(tool, timeout)
+    except BaseException as exc:
+        error = raised(tool, exc, context)
+        if error is None:
+            raise
+        raise error from error.__cause__
+
+
+def raised(tool: Any, exc: BaseException, context: Any) -> BaseException | None:
+    """What a call of ``tool`` that ``exc`` ended raises (with its cause), as :func:`acall`
+    makes it: the project's own error, with no value of ``context`` in its message;
+    anything else as a :class:`ToolExecutionError`; ``None``: ``exc`` itself (cancellation,
+    or an error that quotes nothing of ``context``)."""
+    if isinstance(exc, StandardToolError):
+        return _redacted(tool, exc, context)
+    if _passes_through(exc):
+        return None
+    return _failure(tool, exc, context)
+
+
+async def _to_thread(run: Callable[..., Any], value: Any, context: Any) -> Any:
+    import asyncio
+
+    result = await asyncio.to_thread(run, value, context)
+    return await result if inspect.isawaitable(result) else result
