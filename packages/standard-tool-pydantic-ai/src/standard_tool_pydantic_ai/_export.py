@@ -104,7 +104,7 @@ class AcceptedArguments(dict[str, Any]):
 
     def __ior__(self, other: Any) -> AcceptedArguments:  # type: ignore[override,misc]
         self.accepted = None
-        return super().__ior__(other)  # type: ignore[return-value]
+        return super().__ior__(other)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         self.accepted = None
