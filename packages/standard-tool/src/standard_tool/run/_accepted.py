@@ -91,7 +91,9 @@ def accepting(tool: StandardTool) -> Callable[[Any], Accepted]:
     return accept_any
 
 
-def accepting_json(tool: StandardTool) -> Callable[[Any], Accepted | None]:
+def accepting_json(
+    tool: StandardTool, prepare: Callable[[Any], Any] | None = None
+) -> Callable[[Any], Accepted | None]:
     """:func:`accepting` from the JSON text of the input: a function of the text that
     returns it read and :class:`Accepted`, or raises :class:`ToolValidationError` as
     :func:`accepting` does, or returns ``None`` when the text is not read here (not a
@@ -101,7 +103,10 @@ def accepting_json(tool: StandardTool) -> Callable[[Any], Accepted | None]:
     The reader is pydantic-core's, several times faster than ``json.loads``, which reads
     every text both take to the same value (what one of them refuses is left to the
     caller's). A value it read from a text :func:`~._json.is_json_data` vouches for is JSON
-    data as it is, and skips the JSON-data walk."""
+    data as it is, and skips the JSON-data walk.
+
+    ``prepare`` is what the value read goes through before it is checked (the providers'
+    strict mode ``null`` for an absent property, removed); it may only remove parts of it."""
     from pydantic_core import from_json
 
     split = _split(tool)
@@ -117,6 +122,8 @@ def accepting_json(tool: StandardTool) -> Callable[[Any], Accepted | None]:
             return None
         if type(value) is not dict:
             return None
+        if prepare is not None:
+            value = prepare(value)
         if check_read is not None and is_json_data(text):
             try:
                 return _accepted(Accepted, (value, check_read(value), split))
@@ -136,13 +143,19 @@ def call_accepted(
     if split is None:
         return call(tool, input, context, timeout=timeout)
     run = split.run
-    seconds = _limit(tool, timeout)
+    if timeout is None and tool.timeout is None:  # type: ignore[attr-defined]
+        seconds = None  # a Tool's own timeout, checked when it was made, is exact
+    else:
+        seconds = _limit(tool, timeout)
     try:
         if split.is_async:
             result = wait(run(value, context), seconds)
         elif seconds is None:
             result = run(value, context)
-            if inspect.isawaitable(result):
+            kind = type(result)
+            if kind in SCALARS and (kind is not str or result.isascii()):
+                return result
+            if kind is not dict and kind is not list and inspect.isawaitable(result):
                 result = wait(result, None)
         else:
             future = start_thread(_execute_fully, run, value, context)
