@@ -153,7 +153,8 @@ class Toolbox:
                 self.accepted(entry, call) if accept_json is None else accept_json(call.arguments)
             )
             if accepted is not None:
-                return _succeeded(call_accepted(entry.tool, accepted, context, timeout=timeout))
+                result = call_accepted(entry.tool, accepted, context, timeout=timeout)
+                return _new(_Outcome, (True, result, ""))
             arguments = self.arguments(entry, call)
             return _succeeded(_call(entry.tool, arguments, context, timeout=timeout))
         except StandardToolError as error:
@@ -211,11 +212,18 @@ def toolbox(tools: Any, provider: str) -> Toolbox:
     """The toolbox of ``tools`` for ``provider``, reused while the same tools are passed."""
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
-    held = tuple(tools) if type(tools) in (list, tuple) else tuple(as_tools(tools))
-    key = (provider, *map(id, held))
-    box = _BOXES.get(key)  # a lookup needs no lock; the oldest box goes first
-    if box is not None:
-        return box
+    if type(tools) in (list, tuple):
+        key = (provider, *map(id, tools))
+        box = _BOXES.get(key)  # a lookup needs no lock; the oldest box goes first
+        if box is not None:
+            return box
+        held = tuple(tools)
+    else:
+        held = tuple(as_tools(tools))
+        key = (provider, *map(id, held))
+        box = _BOXES.get(key)
+        if box is not None:
+            return box
     box = Toolbox.build(provider, held, tools)  # holds the tools, so their ids stay theirs
     with _LOCK:
         _BOXES[key] = box
