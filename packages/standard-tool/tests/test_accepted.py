@@ -10,6 +10,7 @@ import asyncio
 import json
 import math
 import time
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -82,6 +83,18 @@ def echo(a: Any = None, b: Any = None, c: Any = None) -> Any:
 ANY_JSON = [add, raw, open_raw, echo]
 
 
+def accept(tool: Any) -> Callable[[Any], Accepted]:
+    check = accepting(tool)
+    assert check is not None
+    return check
+
+
+def accept_json(tool: Any) -> Callable[[Any], Accepted | None]:
+    check = accepting_json(tool)
+    assert check is not None
+    return check
+
+
 def run(tool: Any, accepted: Accepted, how: str, **options: Any) -> Any:
     if how == "call":
         return call_accepted(tool, accepted, **options)
@@ -96,7 +109,7 @@ async def _awaited(awaitable: Any) -> Any:
 @pytest.mark.parametrize("tool", [add, add_async, raw], ids=["sync", "async", "raw"])
 def test_the_check_runs_once_and_the_result_is_calls(tool: st.Tool, how: str) -> None:
     CHECKS.clear()
-    accepted = accepting(tool)({"a": 2, "b": 3})
+    accepted = accept(tool)({"a": 2, "b": 3})
     assert run(tool, accepted, how) == 5 == st.call(tool, {"a": 2, "b": 3})
     if tool is not raw:
         assert CHECKS == [2, 2]  # once here, once in st.call: never twice for one call
@@ -105,7 +118,7 @@ def test_the_check_runs_once_and_the_result_is_calls(tool: st.Tool, how: str) ->
 @pytest.mark.parametrize("tool", [add, add_async, raw], ids=["sync", "async", "raw"])
 def test_from_json_text_the_check_runs_once(tool: st.Tool) -> None:
     CHECKS.clear()
-    accepted = accepting_json(tool)('{"a": 2, "b": 3}')
+    accepted = accept_json(tool)('{"a": 2, "b": 3}')
     assert accepted is not None
     assert run(tool, accepted, "acall") == 5
     assert CHECKS == ([] if tool is raw else [2])
@@ -126,7 +139,7 @@ def test_from_json_text_the_check_runs_once(tool: st.Tool) -> None:
 @pytest.mark.parametrize("tool", [add, add_async, raw], ids=["sync", "async", "raw"])
 def test_refusals_are_executes_own(tool: st.Tool, value: Any) -> None:
     with pytest.raises(ToolValidationError) as ours:
-        accepting(tool)(value)
+        accept(tool)(value)
     with pytest.raises(ToolValidationError) as theirs:
         st.call(tool, value)
     assert str(ours.value) == str(theirs.value)
@@ -157,7 +170,7 @@ def test_hostile_text_is_refused_as_execute_refuses_it(tool: st.Tool, text: str)
     except ValueError:
         value = ValueError
     try:
-        accepted = accepting_json(tool)(text)
+        accepted = accept_json(tool)(text)
     except ToolValidationError as error:
         with pytest.raises(ToolValidationError) as theirs:
             st.call(tool, value)
@@ -186,7 +199,7 @@ def test_json_text_reads_as_json_loads_reads_it(value: dict[str, Any]) -> None:
         read = json.loads(text)
         for tool in ANY_JSON:
             try:
-                accepted = accepting_json(tool)(text)
+                accepted = accept_json(tool)(text)
             except ToolValidationError as error:
                 with pytest.raises(ToolValidationError) as theirs:
                     tool.execute(read)
@@ -248,15 +261,15 @@ def test_the_keywords_validator_accepts_what_the_model_accepts(value: dict[str, 
             fast(value)
         return
     assert fast(value) == expected
-    accepted = accepting_json(tool)(json.dumps(value))
+    accepted = accept_json(tool)(json.dumps(value))
     assert accepted is not None
     assert call_accepted(tool, accepted) == st.call(tool, value)
 
 
 def test_a_mutable_default_is_not_shared_between_calls() -> None:
     tool = st.tool(every_kind)
-    first = accepting_json(tool)('{"a": 1, "place": {"city": "P"}}')
-    second = accepting_json(tool)('{"a": 1, "place": {"city": "P"}}')
+    first = accept_json(tool)('{"a": 1, "place": {"city": "P"}}')
+    second = accept_json(tool)('{"a": 1, "place": {"city": "P"}}')
     assert first is not None and second is not None
     assert first.value["tags"] == [] and first.value["tags"] is not second.value["tags"]
 
@@ -276,12 +289,12 @@ def test_time_limits_are_calls(how: str) -> None:
         return a
 
     for tool in (slow, slow_sync):
-        accepted = accepting(tool)({"a": 1})
+        accepted = accept(tool)({"a": 1})
         with pytest.raises(ToolTimeoutError):
             run(tool, accepted, how)
-    accepted = accepting(add_async)({"a": 1})
+    accepted = accept(add_async)({"a": 1})
     with pytest.raises(ToolTimeoutError):
-        run(slow, accepting(slow)({"a": 1}), how, timeout=0.01)
+        run(slow, accept(slow)({"a": 1}), how, timeout=0.01)
     assert run(add_async, accepted, how, timeout=5) == 2
 
 
@@ -297,7 +310,7 @@ def test_failures_are_typed_and_quote_no_context_value(how: str, is_async: bool)
         fails(reason, context)
 
     tool = st.tool(fails_async if is_async else fails, name="fails")
-    accepted = accepting(tool)({"reason": "x"})
+    accepted = accept(tool)({"reason": "x"})
     with pytest.raises(ToolExecutionError) as caught:
         run(tool, accepted, how, context={"token": "s3cret-value"})
     assert caught.value.tool == "fails" and "s3cret-value" not in str(caught.value)
@@ -318,24 +331,29 @@ def test_output_is_checked_as_calls(how: str) -> None:
 
     for tool in (wrong, not_json):
         with pytest.raises(ToolValidationError) as caught:
-            run(tool, accepting(tool)({"a": 1}), how)
+            run(tool, accept(tool)({"a": 1}), how)
         with pytest.raises(ToolValidationError) as theirs:
             st.call(tool, {"a": 1})
         assert caught.value.target == "output" and str(caught.value) == str(theirs.value)
 
 
-def test_a_tool_that_does_not_split_is_checked_and_called_as_any() -> None:
+def test_a_tool_that_does_not_split_is_left_to_its_own_execute() -> None:
+    """Only a ``Tool`` splits its ``execute``: any other tool, which may check its input
+    its own way (or not at all), gets no check here and is called as any tool."""
+
     class Doubling(WrapperTool):
         def run(self, input: Any, context: Any) -> Any:
             return 2 * st.call(self.wrapped, input, context)
 
-    tool = Doubling(raw)
-    accept = accepting(tool)
-    with pytest.raises(ToolValidationError):
-        accept({"a": "x"})
-    accepted = accept({"a": 2, "b": 3})
-    assert accepted.split is None
-    assert run(tool, accepted, "call") == run(tool, accepted, "acall") == 10
-    read = accepting_json(tool)('{"a": 1}')
-    assert read is not None and read.split is None
-    assert call_accepted(tool, read) == 4
+    class Loose:
+        name = "loose"
+        description = "Echo, unchecked."
+        input_schema = RAW_SCHEMA
+
+        def execute(self, input: Any, context: Any = None) -> Any:
+            return input
+
+    tools: list[Any] = [Doubling(raw), Loose()]
+    for tool in tools:
+        assert accepting(tool) is None and accepting_json(tool) is None
+    assert accepting(add) is not None and accepting_json(add) is not None

@@ -151,7 +151,8 @@ class StandardArgsValidator:
 
     @cached_property
     def _accept(self) -> Callable[[Any], Accepted] | None:
-        """The tool's own input check (``None`` for a guarded tool, whose gate checks)."""
+        """The tool's own input check (``None`` for a guarded tool, whose gate checks, and for
+        a tool whose ``execute`` does not split: its arguments are checked by ``issues``)."""
         return None if self._guarded else accepting(self.tool)
 
     @cached_property

@@ -62,13 +62,19 @@ class _Entry:
     guarded: bool = False
     """Whether the tool is guarded (it then runs a call under the call's id)."""
     accept_json: Callable[[Any], Accepted | None] | None = None
-    """The tool's own check of arguments sent as JSON text (made on first use)."""
+    """The tool's own check of arguments sent as JSON text (made on first use; one that reads
+    nothing for a tool whose ``execute`` does not split)."""
 
 
 class _Outcome(NamedTuple):
     ok: bool
     value: Any = None
     message: str = ""
+
+
+def _not_read(arguments: Any) -> None:
+    """The arguments of a tool whose own ``execute`` checks them: read and run as they are."""
+    return None
 
 
 def _succeeded(value: Any) -> _Outcome:
@@ -138,7 +144,8 @@ class Toolbox:
         if accept_json is None:
             if self.provider == "openai" and not entry.undo_ready:
                 entry.undo, entry.undo_ready = null_undo(entry.tool), True
-            accept_json = entry.accept_json = accepting_json(entry.tool, entry.undo)
+            accept_json = accepting_json(entry.tool, entry.undo) or _not_read
+            entry.accept_json = accept_json
         return accept_json(call.arguments)
 
     def run(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:

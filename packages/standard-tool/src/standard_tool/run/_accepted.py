@@ -3,10 +3,11 @@ the tool checks them with the tool's own check (:func:`accepting`), and the call
 rest of ``execute`` on the value that check returned (:func:`call_accepted`,
 :func:`acall_accepted`), not the check a second time.
 
-A tool whose ``execute`` does not split so (any tool but the core's ``Tool``) is checked
-against its input schema by :func:`accepting`, and then called with :func:`call` or
-:func:`acall` as any tool is. Either way the call ends as theirs do: the same time limit,
-the same typed errors, the result held to JSON data.
+Only a tool whose ``execute`` splits so (the core's ``Tool``) is checked so:
+:func:`accepting` and :func:`accepting_json` give ``None`` for any other, whose own
+``execute`` decides what it takes, and the caller calls it as any tool. The call ends as
+:func:`call`/:func:`acall` end it: the same time limit, the same typed errors, the result
+held to JSON data.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
 from .._protocols import StandardTool
-from ..exceptions import StandardToolError, ToolValidationError
-from ..schema._json import SCALARS, is_json_data, json_issues
+from ..exceptions import StandardToolError
+from ..schema._json import SCALARS, is_json_data
 from ._call import (
     Accepting,
     CoreTool,
@@ -26,11 +27,8 @@ from ._call import (
     _expired,
     _failure,
     _limit,
-    _name,
     _passes_through,
     _redacted,
-    acall,
-    call,
 )
 from ._waiting import Expired, Interrupted, start_thread, thread_within, wait, wait_for, within
 
@@ -45,10 +43,9 @@ class Accepted(NamedTuple):
     input: Any
     """The input as it came."""
     value: Any
-    """What the tool's check made of it (a validated model, or the input itself)."""
-    split: Accepting | None
-    """The tool's ``execute`` in two halves (``None``: it does not split, and the call is an
-    ordinary one)."""
+    """What the tool's check made of it (a validated model's fields, or the input itself)."""
+    split: Accepting
+    """The tool's ``execute`` in two halves."""
 
 
 _accepted = tuple.__new__
@@ -60,45 +57,31 @@ def _split(tool: Any) -> Accepting | None:
     return tool._accepting()
 
 
-def accepting(tool: StandardTool) -> Callable[[Any], Accepted]:
+def accepting(tool: StandardTool) -> Callable[[Any], Accepted] | None:
     """The check of ``tool``'s input, done once: a function of an input that returns it
     :class:`Accepted`, or raises :class:`ToolValidationError` naming the tool and every
-    failing field, as the tool's own ``execute`` would. Input must be JSON data whatever
-    the schema."""
+    failing field, as the tool's own ``execute`` would (input must be JSON data whatever the
+    schema). ``None`` for a tool whose ``execute`` does not split (see the module)."""
     split = _split(tool)
-    if split is not None:
-        check = split.check
+    if split is None:
+        return None
+    check = split.check
 
-        def accept(input: Any) -> Accepted:
-            return _accepted(Accepted, (input, check(input), split))
+    def accept(input: Any) -> Accepted:
+        return _accepted(Accepted, (input, check(input), split))
 
-        return accept
-
-    from ..schema._schema import as_schema
-
-    name = _name(tool)
-    schema = as_schema(getattr(tool, "input_schema", None))
-    validate = None if schema is None else schema.validate
-
-    def accept_any(input: Any) -> Accepted:
-        issues = json_issues(input)
-        if issues is None and validate is not None:
-            issues = validate(input).issues
-        if issues is not None:
-            raise ToolValidationError(name, "input", issues)
-        return _accepted(Accepted, (input, input, None))
-
-    return accept_any
+    return accept
 
 
 def accepting_json(
     tool: StandardTool, prepare: Callable[[Any], Any] | None = None
-) -> Callable[[Any], Accepted | None]:
+) -> Callable[[Any], Accepted | None] | None:
     """:func:`accepting` from the JSON text of the input: a function of the text that
     returns it read and :class:`Accepted`, or raises :class:`ToolValidationError` as
     :func:`accepting` does, or returns ``None`` when the text is not read here (not a
     ``str`` holding a JSON object, or refused by the reader): the caller then reads it its
-    own way, says where it breaks, and checks it with :func:`accepting`.
+    own way, says where it breaks, and checks it with :func:`accepting`. ``None`` for a tool
+    whose ``execute`` does not split.
 
     The reader is pydantic-core's, several times faster than ``json.loads``, which reads
     every text both take to the same value (what one of them refuses is left to the
@@ -110,8 +93,9 @@ def accepting_json(
     from pydantic_core import from_json
 
     split = _split(tool)
-    accept = accepting(tool)
-    check_read = None if split is None else split.check_read
+    if split is None:
+        return None
+    check, check_read = split.check, split.check_read
 
     def accept_json(text: Any) -> Accepted | None:
         if type(text) is not str:
@@ -124,12 +108,12 @@ def accepting_json(
             return None
         if prepare is not None:
             value = prepare(value)
-        if check_read is not None and is_json_data(text):
+        if is_json_data(text):
             try:
                 return _accepted(Accepted, (value, check_read(value), split))
             except Exception:  # refused: the full check says why
                 pass
-        return accept(value)
+        return _accepted(Accepted, (value, check(value), split))
 
     return accept_json
 
@@ -139,9 +123,7 @@ def call_accepted(
 ) -> Any:
     """:func:`~standard_tool.call` of ``tool`` with an input :func:`accepting` returned: the
     tool's check is not run again."""
-    input, value, split = accepted
-    if split is None:
-        return call(tool, input, context, timeout=timeout)
+    value, split = accepted.value, accepted.split
     run = split.run
     if timeout is None and tool.timeout is None:  # type: ignore[attr-defined]
         seconds = None  # a Tool's own timeout, checked when it was made, is exact
@@ -186,8 +168,6 @@ def acall_accepted(
     for an async tool with no time limit, the one coroutine that runs the rest of its
     ``execute`` (it ends as ``acall`` would, see ``checked_executor``)."""
     split = accepted.split
-    if split is None:
-        return acall(tool, accepted.input, context, timeout=timeout)
     if split.is_async and timeout is None and tool.timeout is None:  # type: ignore[attr-defined]
         run: Callable[[Any, Any], Awaitable[Any]] = split.run
         return run(accepted.value, context)
