@@ -22,7 +22,7 @@ from typing import Any
 import standard_tool as st
 from standard_tool.providers import run_tool_calls, to_anthropic, to_gemini, to_hf, to_openai
 
-from _timing import MinMedian, best_us, fresh_runs_ms, min_median
+from _timing import MinMedian, fresh_runs_ms, min_median, rounds_us, spread
 
 
 def raw_schema(i: int) -> dict[str, Any]:
@@ -93,7 +93,10 @@ def render_ms(
 
 
 NUMBER = 20_000
-"""Calls per timed run of the return half (best of 7 runs)."""
+"""Calls per timed run of the return half, spread over its rounds."""
+ROUNDS = 20
+"""Rounds of the return half: each times the four contenders in turn (``rounds_us``), so that
+all see the same load; a figure is the minimum over the rounds."""
 
 
 def main() -> None:
@@ -108,7 +111,7 @@ def main() -> None:
             )
             print(f"  {kind:<16} {label:<30} {cells}")
 
-    print("\nThe return half, one call (best of 7, µs per call):")
+    print(f"\nThe return half, one call (µs per call, min over {ROUNDS} alternating rounds):")
 
     @st.tool
     def add(a: int, b: int) -> int:
@@ -136,20 +139,23 @@ def main() -> None:
             result = st.call(tool, json.loads(text))
             return {"type": "function_call_output", "call_id": "c1", "output": json.dumps(result)}
 
-        parse = best_us(lambda: json.loads(text), number=NUMBER)
-        bare = best_us(
-            lambda tool=tool, arguments=arguments: st.call(tool, arguments),  # type: ignore[misc]
-            number=NUMBER,
+        timed = rounds_us(
+            [
+                lambda: json.loads(text),
+                lambda tool=tool, arguments=arguments: st.call(tool, arguments),  # type: ignore[misc]
+                by_hand,
+                lambda tools=tools, items=items: run_tool_calls(tools, items, "openai"),  # type: ignore[misc]
+            ],
+            number=NUMBER // 10,
+            rounds=ROUNDS,
         )
-        hand = best_us(by_hand, number=NUMBER)
-        ours = best_us(
-            lambda tools=tools, items=items: run_tool_calls(tools, items, "openai"),  # type: ignore[misc]
-            number=NUMBER,
-        )
+        parse, bare, hand, ours = (min(figure) for figure in timed)
+        ratios = [o / (b + p) for p, b, o in zip(timed[0], timed[1], timed[3], strict=True)]
         print(
             f"  {label:<21} json.loads {parse:5.2f}  st.call {bare:5.2f}  "
             f"by hand {hand:5.2f}  run_tool_calls {ours:5.2f}  "
-            f"ratio to st.call + parse {ours / (bare + parse):4.2f}x  "
+            f"ratio to st.call + parse {ours / (bare + parse):4.2f}x "
+            f"(per round: {spread(ratios)})  "
             f"to by hand {ours / hand:4.2f}x  added {ours - hand:5.2f} µs"
         )
 

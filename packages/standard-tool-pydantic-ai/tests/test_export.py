@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from agent_runs import V2, Script, answers, is_error, is_retry, outcome, run_agent, run_sync
-from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, Tool
+from pydantic import AfterValidator
+from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, RunContext, Tool
+from pydantic_ai.exceptions import ModelRetry
+from pydantic_ai.models.test import TestModel
+from pydantic_ai.usage import RunUsage
 
 import standard_tool as st
 from standard_tool.exceptions import ToolNameError, UsageError
@@ -208,6 +212,57 @@ def test_a_number_too_large_to_read_is_a_retry_saying_so() -> None:
     text = outcome(first).error or ""
     assert "too large" in text and "not valid JSON" not in text and big not in text, text
     assert outcome(second).error is None
+
+
+CHECKED: list[int] = []
+
+
+def _checked(value: int) -> int:
+    CHECKED.append(value)
+    return value
+
+
+@st.tool
+def add_checked(a: Annotated[int, AfterValidator(_checked)], b: int = 1) -> int:
+    """Add, counting each check of ``a``."""
+    return a + b
+
+
+@st.tool
+async def add_checked_async(a: Annotated[int, AfterValidator(_checked)], b: int = 1) -> int:
+    """Add, counting each check of ``a``."""
+    return a + b
+
+
+@pytest.mark.parametrize("tool", [add_checked, add_checked_async], ids=["sync", "async"])
+def test_arguments_are_checked_once_per_call(tool: st.Tool) -> None:
+    """PydanticAI's validation step checks the arguments with the tool's own check; the call
+    runs on what it accepted, without a second check."""
+    CHECKED.clear()
+    _, result = run_agent(
+        [[(tool.name, {"a": 2})], [(tool.name, {"a": 5, "b": 2})]], tools=[to_pydantic_ai(tool)]
+    )
+    assert [outcome(part).value for part in answers(result)] == [3, 7]
+    assert CHECKED == [2, 5]
+
+
+def test_arguments_changed_after_the_check_are_checked_again() -> None:
+    """A hook that changes the validated arguments in place between PydanticAI's validation
+    step and the call: the call checks them as they are then, and runs on them."""
+    toolset = to_pydantic_ai_toolset([add_checked])
+
+    async def call(change: dict[str, Any]) -> Any:
+        ctx = RunContext(deps=None, model=TestModel(), usage=RunUsage())
+        tool = (await toolset.get_tools(ctx))["add_checked"]
+        arguments = tool.args_validator.validate_json('{"a": 2}')
+        arguments.update(change)
+        return await toolset.call_tool("add_checked", arguments, ctx, tool)
+
+    assert run_sync(call({})) == 3
+    assert run_sync(call({"a": 10})) == 11
+    with pytest.raises(ModelRetry) as refused:
+        run_sync(call({"a": "ten"}))
+    assert "add_checked" in str(refused.value) and "ten" not in str(refused.value)
 
 
 def test_invalid_arguments_are_refused_before_approval_is_asked() -> None:

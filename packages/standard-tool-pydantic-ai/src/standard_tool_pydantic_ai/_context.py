@@ -21,7 +21,7 @@ from pydantic_ai.models import Model
 
 from standard_tool.exceptions import UsageError
 
-__all__ = ["ContextGetter", "ContextOption", "context_getter", "run_context_for"]
+__all__ = ["ContextGetter", "ContextOption", "context_getter", "deps", "run_context_for"]
 
 ContextGetter = Callable[[RunContext[Any]], Any]
 """Builds the standard context from the ``RunContext`` of a tool call."""
@@ -29,7 +29,8 @@ ContextOption = Literal["deps", "run_context"] | ContextGetter
 """What a standard tool receives as its context inside an agent run."""
 
 
-def _deps(ctx: RunContext[Any]) -> Any:
+def deps(ctx: RunContext[Any]) -> Any:
+    """The default context getter: the run's ``deps``."""
     return ctx.deps
 
 
@@ -40,7 +41,7 @@ def _whole(ctx: RunContext[Any]) -> Any:
 def context_getter(option: ContextOption) -> ContextGetter:
     """The function that builds the standard context for ``option``."""
     if option == "deps":
-        return _deps
+        return deps
     if option == "run_context":
         return _whole
     if callable(option):

@@ -21,6 +21,10 @@ import standard_tool as st
 from standard_tool.adapters import (
     LARGE_NUMBER,
     METADATA_KEY,
+    Accepted,
+    acall_accepted,
+    accepting,
+    accepting_json,
     adopt_each,
     issues_from_pydantic,
     pack_metadata,
@@ -41,7 +45,7 @@ from standard_tool.names import OPENAI_NAMES, NameMap, NameRule, sanitize_name
 
 from ._boundary import deferral
 from ._compat import ToolFailed
-from ._context import ContextOption, context_getter
+from ._context import ContextOption, context_getter, deps
 
 __all__ = [
     "METADATA_KEY",
@@ -80,6 +84,52 @@ def _nothing_wrong(value: Any) -> None:
     return None
 
 
+class AcceptedArguments(dict[str, Any]):
+    """Arguments the tool's own check accepted in PydanticAI's validation step, as the dict
+    PydanticAI carries to the call; ``accepted`` is what the check made of them, which the
+    call runs on without checking them again. Changed in place (by a hook between the two
+    steps), the dict drops it, and the call checks the arguments as they are then."""
+
+    __slots__ = ("accepted",)
+
+    accepted: Accepted | None
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.accepted = None
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.accepted = None
+        super().__delitem__(key)
+
+    def __ior__(self, other: Any) -> AcceptedArguments:  # type: ignore[override,misc]
+        self.accepted = None
+        return super().__ior__(other)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.accepted = None
+        super().update(*args, **kwargs)
+
+    def pop(self, *args: Any) -> Any:
+        self.accepted = None
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, Any]:
+        self.accepted = None
+        return super().popitem()
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self.accepted = None
+        return super().setdefault(key, default)
+
+    def clear(self) -> None:
+        self.accepted = None
+        super().clear()
+
+    def __reduce__(self) -> Any:
+        return (dict, (dict(self),))  # a plain dict elsewhere: checked again there
+
+
 class StandardArgsValidator:
     """PydanticAI's argument validator for a standard tool.
 
@@ -98,6 +148,17 @@ class StandardArgsValidator:
         """A guarded tool's gate checks the input itself, after visibility and under the call's
         request id, and refuses it as ``invalid_arguments``."""
         return guarded_of(self.tool) is not None
+
+    @cached_property
+    def _accept(self) -> Callable[[Any], Accepted] | None:
+        """The tool's own input check (``None`` for a guarded tool, whose gate checks, and for
+        a tool whose ``execute`` does not split: its arguments are checked by ``issues``)."""
+        return None if self._guarded else accepting(self.tool)
+
+    @cached_property
+    def _accept_json(self) -> Callable[[Any], Accepted | None] | None:
+        """The tool's own input check from the arguments' JSON text (see ``_accept``)."""
+        return None if self._guarded else accepting_json(self.tool)
 
     @cached_property
     def _issues(self) -> Callable[[Any], Sequence[Issue] | None]:
@@ -125,6 +186,16 @@ class StandardArgsValidator:
         self, input: str | bytes | bytearray, *, allow_partial: Any = False, **_: Any
     ) -> Any:
         partial = allow_partial not in (False, "off")
+        accept_json = None if partial else self._accept_json
+        if accept_json is not None:  # read and checked at once: the call reuses it
+            try:
+                accepted = accept_json(input or "{}")
+            except ToolValidationError as error:
+                raise self._invalid(error.issues) from None
+            if accepted is not None:
+                arguments = AcceptedArguments(accepted.input)
+                arguments.accepted = accepted
+                return arguments
         try:
             value = pydantic_core.from_json(
                 input or "{}", allow_partial=allow_partial if partial else False
@@ -151,6 +222,15 @@ class StandardArgsValidator:
     def _check(self, value: Any, partial: bool) -> Any:
         if partial:  # a call still streaming in: nothing to check yet
             return value if isinstance(value, dict) else {}
+        accept = self._accept
+        if accept is not None and type(value) is dict:  # checked once: the call reuses it
+            try:
+                accepted = accept(value)
+            except ToolValidationError as error:
+                raise self._invalid(error.issues) from None
+            arguments = AcceptedArguments(value)
+            arguments.accepted = accepted
+            return arguments
         issues = self.issues(value)
         if issues is not None:
             raise self._invalid(issues)
@@ -211,10 +291,38 @@ class _StandardFunctionSchema(FunctionSchema):
         self._return_schema = value
 
     async def call(self, args_dict: dict[str, Any], ctx: RunContext[Any]) -> Any:
-        return await self._owner.call(ctx, args_dict)
+        """Run the standard tool for one call: its result, or the failure as ``on_failure``
+        says (invalid arguments are a ``ModelRetry``)."""
+        owner = self._owner
+        get_context = owner._get_context
+        context = ctx.deps if get_context is deps else get_context(ctx)
+        if owner._guarded is not None:
+            context = with_request_id(owner._standard, context, ctx.tool_call_id)
+        typed = TYPED_ERRORS.get()
+        token = TYPED_ERRORS.set(False) if typed else None
+        try:
+            accepted = args_dict.accepted if type(args_dict) is AcceptedArguments else None
+            if accepted is None:
+                result = await st.acall(owner._standard, args_dict, context)
+            else:  # checked in PydanticAI's validation step: not checked again
+                result = await acall_accepted(owner._standard, accepted, context)
+            return result if type(result) in _SCALARS else _serializable(result)
+        except ToolRefusedError as refusal:
+            if typed:
+                raise
+            return owner._refused(refusal, ctx)
+        except _FAILURES as error:
+            if typed:
+                raise
+            if isinstance(error, ToolValidationError) and error.target == "input":
+                raise ModelRetry(str(error)) from error
+            return owner._failed(error)
+        finally:
+            if token is not None:
+                TYPED_ERRORS.reset(token)
 
     async def _call_with_keywords(self, ctx: RunContext[Any], /, **arguments: Any) -> Any:
-        return await self._owner.call(ctx, arguments)
+        return await self.call(arguments, ctx)
 
 
 class StandardPydanticAITool(Tool[Any]):
@@ -274,25 +382,7 @@ class StandardPydanticAITool(Tool[Any]):
     async def call(self, ctx: RunContext[Any], arguments: dict[str, Any]) -> Any:
         """Run the standard tool for one call: its result, or the failure as ``on_failure``
         says (invalid arguments are a ``ModelRetry``)."""
-        context = self._get_context(ctx)
-        context = with_request_id(self._standard, context, ctx.tool_call_id)
-        typed = TYPED_ERRORS.get()
-        token = TYPED_ERRORS.set(False) if typed else None
-        try:
-            return _serializable(await st.acall(self._standard, arguments, context))
-        except ToolRefusedError as refusal:
-            if typed:
-                raise
-            return self._refused(refusal, ctx)
-        except _FAILURES as error:
-            if typed:
-                raise
-            if isinstance(error, ToolValidationError) and error.target == "input":
-                raise ModelRetry(str(error)) from error
-            return self._failed(error)
-        finally:
-            if token is not None:
-                TYPED_ERRORS.reset(token)
+        return await self.function_schema.call(arguments, ctx)
 
     def _failed(self, error: StandardToolError) -> Any:
         message = str(error)

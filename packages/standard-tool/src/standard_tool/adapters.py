@@ -10,6 +10,10 @@ its framework.
   :func:`adopt_each` adopts one tool or each of a list, naming an element that is no tool.
 - :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues;
   :data:`LARGE_NUMBER` says what JSON with a number longer than Python reads holds.
+- :func:`accepting` (from a value) and :func:`accepting_json` (from JSON text) check a
+  call's input once, with the tool's own check, in a framework's validation step;
+  :func:`call_accepted` / :func:`acall_accepted` then run the call on the :class:`Accepted`
+  input without checking it again.
 - :func:`keyword_functions` runs a tool as a function and a coroutine of keyword arguments.
 - :class:`BaseRuntime` is the shared half of a framework's :class:`Runtime`, which runs the
   adapter's objects as the framework does and reports each call as a :class:`NativeOutcome`.
@@ -33,6 +37,7 @@ from .plugins._metadata import (
     unpack_metadata,
 )
 from .plugins._runtime import BaseRuntime
+from .run._accepted import Accepted, acall_accepted, accepting, accepting_json, call_accepted
 from .schema._json import LARGE_NUMBER
 from .schema._schema import issues_from_pydantic
 from .tools._wrapper import WrapperTool, keyword_functions
@@ -40,14 +45,19 @@ from .tools._wrapper import WrapperTool, keyword_functions
 __all__ = [
     "LARGE_NUMBER",
     "METADATA_KEY",
+    "Accepted",
     "Adapter",
     "BaseRuntime",
     "NativeOutcome",
     "Runtime",
     "Stored",
     "WrapperTool",
+    "acall_accepted",
+    "accepting",
+    "accepting_json",
     "adopt_each",
     "as_tools",
+    "call_accepted",
     "export_tools",
     "issues_from_pydantic",
     "keyword_functions",

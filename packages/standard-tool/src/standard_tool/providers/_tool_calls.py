@@ -18,7 +18,7 @@ from threading import Lock
 from typing import Any, NamedTuple
 
 from .._protocols import StandardTool
-from ..boundary._gate import with_request_id
+from ..boundary._gate import guarded_of, with_request_id
 from ..exceptions import (
     Issue,
     StandardToolError,
@@ -29,6 +29,7 @@ from ..exceptions import (
 )
 from ..names import NameMap
 from ..plugins._metadata import adopt_each, as_tools
+from ..run._accepted import Accepted, acall_accepted, accepting_json, call_accepted
 from ..run._call import acall, call as _call, run_sync
 from ..schema._json import TOO_LARGE_NUMBER, jsonable
 from ._declarations import NAME_RULES, PROVIDERS
@@ -37,6 +38,7 @@ from ._strict_undo import null_undo
 __all__ = ["ToolCall", "arun_tool_calls", "read_tool_calls", "run_tool_calls"]
 
 _ERROR_KEY = "error"
+_new = tuple.__new__
 
 
 class ToolCall(NamedTuple):
@@ -57,13 +59,26 @@ class _Entry:
     name: str
     undo: Callable[[Any], Any] | None = None
     undo_ready: bool = False
+    guarded: bool = False
+    """Whether the tool is guarded (it then runs a call under the call's id)."""
+    accept_json: Callable[[Any], Accepted | None] | None = None
+    """The tool's own check of arguments sent as JSON text (made on first use; one that reads
+    nothing for a tool whose ``execute`` does not split)."""
 
 
-@dataclass(slots=True)
-class _Outcome:
+class _Outcome(NamedTuple):
     ok: bool
     value: Any = None
     message: str = ""
+
+
+def _not_read(arguments: Any) -> None:
+    """The arguments of a tool whose own ``execute`` checks them: read and run as they are."""
+    return None
+
+
+def _succeeded(value: Any) -> _Outcome:
+    return _new(_Outcome, (True, value, ""))
 
 
 @dataclass
@@ -81,7 +96,7 @@ class Toolbox:
         names = NameMap(NAME_RULES[provider])
         for tool in adopt_each(tools):
             name = names.add(tool.name)
-            box.entries[name] = _Entry(tool, name)
+            box.entries[name] = _Entry(tool, name, guarded=guarded_of(tool) is not None)
         return box
 
     def lookup(self, call: ToolCall) -> _Entry | _Outcome:
@@ -121,14 +136,34 @@ class Toolbox:
                 arguments = entry.undo(arguments)
         return arguments
 
+    def accepted(self, entry: _Entry, call: ToolCall) -> Accepted | None:
+        """The call's arguments read, strict mode's ``null`` undone (OpenAI), and checked at
+        once, when they are JSON text of an object (see :func:`accepting_json`), else
+        ``None``: then :meth:`arguments` reads them and says where they break."""
+        accept_json = entry.accept_json
+        if accept_json is None:
+            if self.provider == "openai" and not entry.undo_ready:
+                entry.undo, entry.undo_ready = null_undo(entry.tool), True
+            accept_json = accepting_json(entry.tool, entry.undo) or _not_read
+            entry.accept_json = accept_json
+        return accept_json(call.arguments)
+
     def run(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:
         entry = self.entries.get(call.name)
         if entry is None:
             return self.unknown(call)
         try:
+            if entry.guarded:
+                context = with_request_id(entry.tool, context, call.id)
+            accept_json = entry.accept_json
+            accepted = (
+                self.accepted(entry, call) if accept_json is None else accept_json(call.arguments)
+            )
+            if accepted is not None:
+                result = call_accepted(entry.tool, accepted, context, timeout=timeout)
+                return _new(_Outcome, (True, result, ""))
             arguments = self.arguments(entry, call)
-            context = with_request_id(entry.tool, context, call.id)
-            return _Outcome(True, _call(entry.tool, arguments, context, timeout=timeout))
+            return _succeeded(_call(entry.tool, arguments, context, timeout=timeout))
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
 
@@ -142,9 +177,14 @@ class Toolbox:
         if isinstance(entry, _Outcome):
             return entry
         try:
+            if entry.guarded:
+                context = with_request_id(entry.tool, context, call.id)
+            accepted = self.accepted(entry, call)
+            if accepted is not None:
+                result = await acall_accepted(entry.tool, accepted, context, timeout=timeout)
+                return _succeeded(result)
             arguments = self.arguments(entry, call)
-            context = with_request_id(entry.tool, context, call.id)
-            return _Outcome(True, await acall(entry.tool, arguments, context, timeout=timeout))
+            return _succeeded(await acall(entry.tool, arguments, context, timeout=timeout))
         except StandardToolError as error:
             return _Outcome(False, message=_message(entry.name, error))
 
@@ -179,11 +219,18 @@ def toolbox(tools: Any, provider: str) -> Toolbox:
     """The toolbox of ``tools`` for ``provider``, reused while the same tools are passed."""
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
-    held = tuple(tools) if type(tools) in (list, tuple) else tuple(as_tools(tools))
-    key = (provider, *map(id, held))
-    box = _BOXES.get(key)  # a lookup needs no lock; the oldest box goes first
-    if box is not None:
-        return box
+    if type(tools) in (list, tuple):
+        key = (provider, *map(id, tools))
+        box = _BOXES.get(key)  # a lookup needs no lock; the oldest box goes first
+        if box is not None:
+            return box
+        held = tuple(tools)
+    else:
+        held = tuple(as_tools(tools))
+        key = (provider, *map(id, held))
+        box = _BOXES.get(key)
+        if box is not None:
+            return box
     box = Toolbox.build(provider, held, tools)  # holds the tools, so their ids stay theirs
     with _LOCK:
         _BOXES[key] = box
@@ -221,8 +268,12 @@ def _items(value: Any, *keys: str) -> list[Any]:
     """The list under the first of ``keys`` ``value`` has (followed down, envelope by
     envelope), or ``value`` itself as a list."""
     for _ in range(_MAX_NESTING):
-        if type(value) is list and all(type(item) is dict for item in value):
-            return value
+        if type(value) is list:
+            for item in value:
+                if type(item) is not dict:
+                    break
+            else:
+                return value
         value = _plain(value)
         if isinstance(value, Mapping):
             key = next((key for key in keys if key in value), None)
@@ -242,16 +293,16 @@ def read_tool_calls(calls: Any, provider: str) -> list[ToolCall]:
     that names no tool is read with the name ``""`` (and answered as an unknown tool)."""
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
+    # filter(None, ...) drops the items that are no call (a ToolCall, a 4-tuple, is true)
     if provider == "openai":
-        return [c for c in map(_openai_call, _items(calls, "output", "tool_calls")) if c]
+        return list(filter(None, map(_openai_call, _items(calls, "output", "tool_calls"))))
     if provider == "anthropic":
-        return [c for c in map(_anthropic_call, _items(calls, "content")) if c]
+        return list(filter(None, map(_anthropic_call, _items(calls, "content"))))
     if provider == "gemini":
-        return [c for c in map(_gemini_call, _gemini_parts(calls)) if c]
+        return list(filter(None, map(_gemini_call, _gemini_parts(calls))))
     found = getattr(calls, "calls", None)  # a ParsedCompletion
-    return [
-        c for c in map(_hf_call, _items(found if found is not None else calls, "tool_calls")) if c
-    ]
+    items = _items(found if found is not None else calls, "tool_calls")
+    return list(filter(None, map(_hf_call, items)))
 
 
 def _text(value: Any) -> str | None:
@@ -268,8 +319,16 @@ def _openai_call(item: Any) -> ToolCall | None:
         return None
     if item.get("type") == "function_call":
         call_id = item.get("call_id")
-        call_id = call_id if type(call_id) is str else None
-        return ToolCall(call_id, _name(item.get("name")), item.get("arguments"), "responses")
+        name = item.get("name")
+        return _new(
+            ToolCall,
+            (
+                call_id if type(call_id) is str else None,
+                name if type(name) is str else "",
+                item.get("arguments"),
+                "responses",
+            ),
+        )
     if item.get("type", "function" if "function" in item else None) != "function":
         return None  # not a Chat Completions call
     function = item.get("function")
@@ -345,7 +404,18 @@ def _content(outcome: _Outcome) -> str:
     if not outcome.ok:
         return _encode({_ERROR_KEY: outcome.message})
     value = outcome.value
-    return value if isinstance(value, str) else _encode(jsonable(value))
+    if isinstance(value, str):
+        return value
+    kind = type(value)  # the text json writes for a scalar, written at once
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if kind is float and not value - value:  # finite: what json writes for it
+        return float.__repr__(value)
+    return _encode(jsonable(value))
 
 
 def answer(call: ToolCall, outcome: _Outcome) -> dict[str, Any]:

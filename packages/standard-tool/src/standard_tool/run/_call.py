@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .._probe import attribute, holds, is_instance
 from .._protocols import StandardTool
@@ -77,6 +77,23 @@ class CoreTool:
     def _expired(self, error: ToolTimeoutError) -> Any:
         """What a call past its time limit returns; by default ``error`` is raised."""
         raise error
+
+    def _accepting(self) -> Accepting | None:
+        """``execute`` in two halves, when it splits so (see ``_accepted``)."""
+        return None
+
+
+class Accepting(NamedTuple):
+    """``execute`` in two halves: ``check`` returns the value the input is accepted as (or
+    raises :class:`ToolValidationError`), and ``run(value, context)`` does the rest of
+    ``execute`` with it (a coroutine function when ``is_async``). ``check_read`` is a quick
+    ``check`` of a value known to be JSON data (read from JSON text): the schema alone; it
+    raises anything on a refusal, and ``check`` then says why."""
+
+    check: Callable[[Any], Any]
+    check_read: Callable[[Any], Any]
+    run: Callable[..., Any]
+    is_async: bool
 
 
 _MARGIN = 0.5

@@ -31,6 +31,7 @@ __all__ = [
     "SCALARS",
     "TOO_LARGE_NUMBER",
     "broken",
+    "is_json_data",
     "is_media",
     "json_issues",
     "jsonable",
@@ -144,6 +145,16 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
         else:
             issues.append(Issue(f"is not JSON data ({kind.__name__})", path))
     return tuple(dict.fromkeys(issues[:MAX_ISSUES])) or None
+
+
+def is_json_data(text: str) -> bool:
+    """Whether what pydantic-core's reader reads from the JSON text ``text`` is JSON data as
+    it is, with no walk needed: so for a text of at most 308 characters with no ``e``,
+    ``E``, ``N`` or ``I`` anywhere. The reader takes no lone surrogate and nests at most 200
+    levels; its only values that are not JSON data are numbers that are not finite, which
+    it reads from ``NaN`` and ``Infinity``, and from a number past the float range, which
+    needs an exponent (written with ``e`` or ``E``) or more than 308 digits."""
+    return len(text) <= 308 and not ("e" in text or "E" in text or "N" in text or "I" in text)
 
 
 BUDGET = 10_000

@@ -20,12 +20,25 @@ from typing import Any, Literal
 
 from .._protocols import StandardSchema
 from ..exceptions import ToolValidationError
+from ..run._accepted import raised
+from ..run._call import Accepting, _check_output as check_result
 from ..schema._json import BUDGET, SCALARS, TOO_DEEP, broken, json_issues, plain, plain_container
 from ..schema._schema import JsonSchema, PydanticSchema, issues_from_pydantic
 
-__all__ = ["Checker", "checker", "executor"]
+__all__ = [
+    "Checker",
+    "checked_executor",
+    "checker",
+    "exact_output",
+    "executor",
+    "keywords_validator",
+    "read_checker",
+    "split_execute",
+]
 
 Checker = Callable[[Any], Any]
+_SCALAR_TYPES = (int, float, str, bool)
+"""Types pydantic validates a value of exactly that type to the value itself."""
 Target = Literal["input", "output"]
 
 
@@ -50,6 +63,36 @@ def checker(schema: StandardSchema, tool: str, target: Target) -> Checker:
     return check
 
 
+def read_checker(schema: StandardSchema) -> Checker:
+    """The quick input check of a value known to be JSON data (read from JSON text so, see
+    :func:`~._json.read_object`): the schema alone, no walk first. It returns the accepted
+    value, or raises (whatever the schema raises): the tool's checker then says why."""
+    if isinstance(schema, PydanticSchema):
+        validate_python: Checker = schema.validator.validate_python
+        return validate_python
+    if isinstance(schema, JsonSchema):
+        is_valid: Callable[[Any], bool] | None = None  # compiled on first use
+
+        def check_json_schema_read(value: Any) -> Any:
+            nonlocal is_valid
+            if is_valid is None:
+                is_valid = schema._validator.is_valid
+            if is_valid(value):
+                return value
+            raise ValueError("refused")  # the checker says why
+
+        return check_json_schema_read
+    validate = schema.validate
+
+    def check_read(value: Any) -> Any:
+        result = validate(value)
+        if result.issues is not None:
+            raise ValueError("refused")  # the checker says why
+        return result.value
+
+    return check_read
+
+
 def _json_schema_checker(schema: JsonSchema, tool: str, target: Target) -> Checker:
     find_issues = schema.issues
     is_valid: Callable[[Any], bool] | None = None  # compiled on first use
@@ -72,6 +115,15 @@ def _json_schema_checker(schema: JsonSchema, tool: str, target: Target) -> Check
     return check_json_schema
 
 
+def exact_output(schema: StandardSchema | None) -> type | None:
+    """The type whose values an output checker of ``schema`` returns as they are, unchecked
+    (a pydantic ``int``, ``float``, ``str`` or ``bool``), or ``None``."""
+    if isinstance(schema, PydanticSchema) and schema.type in _SCALAR_TYPES:
+        kind: type = schema.type
+        return kind
+    return None
+
+
 def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Checker:
     from pydantic import ValidationError
 
@@ -85,6 +137,13 @@ def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Chec
         except RecursionError:
             raise ToolValidationError(tool, target, TOO_DEEP) from None
 
+    exact = exact_output(schema) if target == "output" else None
+    if exact is not None:
+
+        def check_scalar(value: Any) -> Any:  # the value pydantic would return
+            return value if type(value) is exact else check_pydantic(value)
+
+        return check_scalar
     if target == "output":  # a validated Python value: call() checks that it serializes to JSON
         return check_pydantic
 
@@ -178,6 +237,191 @@ def executor(
         return result if check_output is None else check_output(result)
 
     return execute_function
+
+
+def split_execute(
+    tool: Any,
+    function: Callable[..., Any],
+    input_schema: StandardSchema,
+    check_input: Checker,
+    output_schema: StandardSchema | None,
+    check_output: Checker | None,
+    takes_context: bool,
+    to_arguments: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]] | None,
+    is_async: bool,
+    *,
+    keywords: bool,
+) -> Accepting:
+    """``execute`` of ``tool`` in two halves (see :class:`~standard_tool.run._call.Accepting`).
+
+    ``keywords``: the function takes each field of its arguments model as a keyword; the
+    accepted value is then the dict of those fields, which a value read from JSON text is
+    validated to directly (:func:`keywords_validator`), without building the model."""
+    run = checked_executor(
+        tool,
+        function,
+        check_output,
+        takes_context,
+        to_arguments,
+        is_async,
+        keywords=keywords,
+        exact_output=exact_output(output_schema),
+    )
+    if not keywords or not isinstance(input_schema, PydanticSchema):
+        return Accepting(check_input, read_checker(input_schema), run, is_async)
+
+    def check_keywords(value: Any) -> Any:
+        return check_input(value).__dict__
+
+    read = keywords_validator(input_schema)
+    if read is None:
+        validate_python = input_schema.validator.validate_python
+
+        def read_keywords(value: Any) -> Any:
+            return validate_python(value).__dict__
+
+        read = read_keywords
+    return Accepting(check_keywords, read, run, is_async)
+
+
+def keywords_validator(schema: PydanticSchema) -> Checker | None:
+    """A validator of a value for the arguments model ``schema`` straight to the dict of its
+    fields (what the model's ``__dict__`` would hold), several times faster than building
+    the model: pydantic-core's ``typed-dict`` schema made of the model's own field schemas,
+    extra keys forbidden. ``None`` for a model that is not a plain one (its own
+    ``__init__``, validators around it, computed fields...); it only ever accepts what the
+    model accepts, and a refusal is said by the model's checker."""
+    from pydantic_core import SchemaValidator
+
+    model = getattr(schema.type, "__pydantic_core_schema__", None)
+    if not isinstance(model, dict):
+        return None
+    definitions = None
+    if model.get("type") == "definitions":
+        definitions, model = model.get("definitions"), model.get("schema")
+    if (
+        not isinstance(model, dict)
+        or model.get("type") != "model"
+        or model.get("custom_init")
+        or model.get("root_model")
+        or model.get("post_init")
+        or (model.get("config") or {}).get("extra_fields_behavior") != "forbid"
+    ):
+        return None
+    inner = model.get("schema")
+    if (
+        not isinstance(inner, dict)
+        or inner.get("type") != "model-fields"
+        or inner.get("computed_fields")
+        or inner.get("extras_schema")
+        or inner.get("extras_keys_schema")
+    ):
+        return None
+    fields = {}
+    for name, field in inner["fields"].items():
+        if field.get("type") != "model-field" or field.get("frozen"):
+            return None
+        fields[name] = {
+            "type": "typed-dict-field",
+            "schema": field["schema"],
+            "required": field["schema"].get("type") != "default",
+            **{key: field[key] for key in ("validation_alias", "metadata") if key in field},
+        }
+    typed: dict[str, Any] = {
+        "type": "typed-dict",
+        "fields": fields,
+        "extra_behavior": "forbid",
+        "config": model.get("config"),
+    }
+    if definitions is not None:
+        typed = {"type": "definitions", "schema": typed, "definitions": definitions}
+    try:
+        validate_python: Checker = SchemaValidator(typed).validate_python
+    except Exception:  # a schema pydantic-core does not take so: the model's check serves
+        return None
+    return validate_python
+
+
+def checked_executor(
+    tool: Any,
+    function: Callable[..., Any],
+    check_output: Checker | None,
+    takes_context: bool,
+    to_arguments: Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]] | None,
+    is_async: bool,
+    *,
+    keywords: bool = False,
+    exact_output: type | None = None,
+) -> Callable[..., Any]:
+    """``execute`` of ``tool`` without its input check: runs the function on a value the
+    tool's input checker has just returned (its accepted input) and validates the result as
+    ``execute`` does; what adapters that check the input in their framework's validation
+    step call, so that a call is checked once (``run._accepted``). ``keywords``: the
+    function takes each field of the validated model as a keyword argument, and the value
+    is the dict of those (see :func:`split_execute`). ``exact_output``: a result of that exact type is what
+    ``check_output`` returns for it (see ``_SCALAR_TYPES``), and is not passed to it.
+
+    An async one is also the whole :func:`~standard_tool.acall` of an accepted input with no
+    time limit, in one coroutine: the result held to JSON data, anything raised a typed
+    error as ``acall`` makes it (``raised``)."""
+    if is_async:
+
+        async def run_async(value: Any, context: Any = None) -> Any:
+            try:
+                if keywords:
+                    if takes_context:
+                        result = await function(**value, context=context)
+                    else:
+                        result = await function(**value)
+                elif to_arguments is None:
+                    result = await (function(value, context) if takes_context else function(value))
+                else:
+                    args, kwargs = to_arguments(value)
+                    if takes_context:
+                        kwargs["context"] = context
+                    result = await function(*args, **kwargs)
+                kind = type(result)
+                if check_output is not None and kind is not exact_output:
+                    result = check_output(result)
+                    kind = type(result)
+                if kind not in SCALARS or (kind is str and not result.isascii()):
+                    check_result(tool, result)
+                return result
+            except BaseException as exc:
+                error = raised(tool, exc, context)
+                if error is None:
+                    raise
+                raise error from error.__cause__
+
+        return run_async
+
+    if keywords:
+
+        def run_keywords(value: Any, context: Any = None) -> Any:
+            if takes_context:
+                result = function(**value, context=context)
+            else:
+                result = function(**value)
+            return result if check_output is None else check_output(result)
+
+        return run_keywords
+
+    if to_arguments is None:
+
+        def run(value: Any, context: Any = None) -> Any:
+            result = function(value, context) if takes_context else function(value)
+            return result if check_output is None else check_output(result)
+
+        return run
+
+    def run_function(value: Any, context: Any = None) -> Any:
+        args, kwargs = to_arguments(value)
+        if takes_context:
+            kwargs["context"] = context
+        result = function(*args, **kwargs)
+        return result if check_output is None else check_output(result)
+
+    return run_function
 
 
 def _json_schema_executor(

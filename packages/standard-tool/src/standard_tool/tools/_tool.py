@@ -12,10 +12,10 @@ from typing import Any, overload
 from .._protocols import StandardSchema
 from .._text import clip
 from ..exceptions import UsageError
-from ..run._call import CoreTool
+from ..run._call import Accepting, CoreTool
 from ..run._waiting import timeout_seconds
 from ..schema._schema import JsonSchema, as_schema
-from ._execution import checker, executor
+from ._execution import checker, executor, split_execute
 
 __all__ = ["EMPTY_INPUT_SCHEMA", "Tool", "tool"]
 
@@ -50,6 +50,7 @@ class Tool(CoreTool):
         "_check_input",
         "_check_output",
         "_signature",
+        "_split",
         "_takes_context",
         "_to_arguments",
         "description",
@@ -139,6 +140,18 @@ class Tool(CoreTool):
             is_async,
             input_checked,
         )
+        self._split = split_execute(
+            self,
+            function,
+            input_checked,
+            self._check_input,
+            output_schema,
+            self._check_output,
+            takes_context,
+            to_arguments,
+            is_async,
+            keywords=to_arguments is _keywords,
+        )
 
     @classmethod
     def from_function(
@@ -189,6 +202,9 @@ class Tool(CoreTool):
 
     def _output_is_json(self) -> bool:
         return type(self.output_schema) is JsonSchema  # a raw schema holds results to JSON
+
+    def _accepting(self) -> Accepting:
+        return self._split
 
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r}, description={self.description[:60]!r})"
@@ -264,13 +280,18 @@ def _takes_context(function: Callable[..., Any]) -> bool:
     return len(positional) >= 2
 
 
+def _keywords(model: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Each field of a validated arguments model as a keyword argument."""
+    return (), dict(model.__dict__)
+
+
 def _arguments_builder(
     positional: tuple[str, ...], renamed: tuple[tuple[str, str], ...]
 ) -> Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]:
     """How a validated arguments model becomes ``(args, kwargs)`` for the function."""
     renames = dict(renamed)
     if not positional and not renames:
-        return lambda model: ((), dict(model.__dict__))
+        return _keywords
 
     def build(model: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
         kwargs = {renames.get(key, key): value for key, value in model.__dict__.items()}

@@ -1,0 +1,219 @@
+"""A call checked once: an adapter whose framework validates a call's arguments before it runs
+the tool checks them with the tool's own check (:func:`accepting`), and the call then runs the
+rest of ``execute`` on the value that check returned (:func:`call_accepted`,
+:func:`acall_accepted`), not the check a second time.
+
+Only a tool whose ``execute`` splits so (the core's ``Tool``) is checked so:
+:func:`accepting` and :func:`accepting_json` give ``None`` for any other, whose own
+``execute`` decides what it takes, and the caller calls it as any tool. The call ends as
+:func:`call`/:func:`acall` end it: the same time limit, the same typed errors, the result
+held to JSON data.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
+
+from .._protocols import StandardTool
+from ..exceptions import StandardToolError
+from ..schema._json import SCALARS, is_json_data
+from ._call import (
+    Accepting,
+    CoreTool,
+    _check_output,
+    _execute_fully,
+    _expired,
+    _failure,
+    _limit,
+    _passes_through,
+    _redacted,
+)
+from ._waiting import Expired, Interrupted, start_thread, thread_within, wait, wait_for, within
+
+__all__ = ["Accepted", "acall_accepted", "accepting", "accepting_json", "call_accepted", "raised"]
+
+
+class Accepted(NamedTuple):
+    """An input a tool's own check accepted: what :func:`accepting` returns, and what
+    :func:`call_accepted` and :func:`acall_accepted` run the rest of the tool's ``execute``
+    on."""
+
+    input: Any
+    """The input as it came."""
+    value: Any
+    """What the tool's check made of it (a validated model's fields, or the input itself)."""
+    split: Accepting
+    """The tool's ``execute`` in two halves."""
+
+
+_accepted = tuple.__new__
+
+
+def _split(tool: Any) -> Accepting | None:
+    if not isinstance(tool, CoreTool) or getattr(tool, "aexecute", None) is not None:
+        return None
+    return tool._accepting()
+
+
+def accepting(tool: StandardTool) -> Callable[[Any], Accepted] | None:
+    """The check of ``tool``'s input, done once: a function of an input that returns it
+    :class:`Accepted`, or raises :class:`ToolValidationError` naming the tool and every
+    failing field, as the tool's own ``execute`` would (input must be JSON data whatever the
+    schema). ``None`` for a tool whose ``execute`` does not split (see the module)."""
+    split = _split(tool)
+    if split is None:
+        return None
+    check = split.check
+
+    def accept(input: Any) -> Accepted:
+        return _accepted(Accepted, (input, check(input), split))
+
+    return accept
+
+
+def accepting_json(
+    tool: StandardTool, prepare: Callable[[Any], Any] | None = None
+) -> Callable[[Any], Accepted | None] | None:
+    """:func:`accepting` from the JSON text of the input: a function of the text that
+    returns it read and :class:`Accepted`, or raises :class:`ToolValidationError` as
+    :func:`accepting` does, or returns ``None`` when the text is not read here (not a
+    ``str`` holding a JSON object, or refused by the reader): the caller then reads it its
+    own way, says where it breaks, and checks it with :func:`accepting`. ``None`` for a tool
+    whose ``execute`` does not split.
+
+    The reader is pydantic-core's, several times faster than ``json.loads``, which reads
+    every text both take to the same value (what one of them refuses is left to the
+    caller's). A value it read from a text :func:`~._json.is_json_data` vouches for is JSON
+    data as it is, and skips the JSON-data walk.
+
+    ``prepare`` is what the value read goes through before it is checked (the providers'
+    strict mode ``null`` for an absent property, removed); it may only remove parts of it."""
+    from pydantic_core import from_json
+
+    split = _split(tool)
+    if split is None:
+        return None
+    check, check_read = split.check, split.check_read
+
+    def accept_json(text: Any) -> Accepted | None:
+        if type(text) is not str:
+            return None
+        try:
+            value = from_json(text)
+        except Exception:  # the caller reads it again, and says where it breaks
+            return None
+        if type(value) is not dict:
+            return None
+        if prepare is not None:
+            value = prepare(value)
+        if is_json_data(text):
+            try:
+                return _accepted(Accepted, (value, check_read(value), split))
+            except Exception:  # refused: the full check says why
+                pass
+        return _accepted(Accepted, (value, check(value), split))
+
+    return accept_json
+
+
+def call_accepted(
+    tool: StandardTool, accepted: Accepted, context: Any = None, *, timeout: float | None = None
+) -> Any:
+    """:func:`~standard_tool.call` of ``tool`` with an input :func:`accepting` returned: the
+    tool's check is not run again."""
+    value, split = accepted.value, accepted.split
+    run = split.run
+    if timeout is None and tool.timeout is None:  # type: ignore[attr-defined]
+        seconds = None  # a Tool's own timeout, checked when it was made, is exact
+    else:
+        seconds = _limit(tool, timeout)
+    try:
+        if split.is_async:
+            result = wait(run(value, context), seconds)
+        elif seconds is None:
+            result = run(value, context)
+            kind = type(result)
+            if kind in SCALARS and (kind is not str or result.isascii()):
+                return result
+            if kind is not dict and kind is not list and inspect.isawaitable(result):
+                result = wait(result, None)
+        else:
+            future = start_thread(_execute_fully, run, value, context)
+            if not wait_for(future, seconds):
+                raise Expired
+            result = future.result()
+        kind = type(result)
+        if kind not in SCALARS or (kind is str and not result.isascii()):
+            _check_output(tool, result)
+        return result
+    except Expired:
+        return _expired(tool, timeout)
+    except Interrupted as stop:
+        interrupt = stop.error
+    except BaseException as exc:
+        error = raised(tool, exc, context)
+        if error is None:
+            raise
+        raise error from error.__cause__
+    raise interrupt
+
+
+def acall_accepted(
+    tool: StandardTool, accepted: Accepted, context: Any = None, *, timeout: float | None = None
+) -> Awaitable[Any]:
+    """:func:`~standard_tool.acall` of ``tool`` with an input :func:`accepting` returned:
+    the tool's check is not run again; a sync tool runs in a worker thread. An awaitable:
+    for an async tool with no time limit, the one coroutine that runs the rest of its
+    ``execute`` (it ends as ``acall`` would, see ``checked_executor``)."""
+    split = accepted.split
+    if split.is_async and timeout is None and tool.timeout is None:  # type: ignore[attr-defined]
+        run: Callable[[Any, Any], Awaitable[Any]] = split.run
+        return run(accepted.value, context)
+    return _acall_accepted(tool, split, accepted.value, context, timeout)
+
+
+async def _acall_accepted(
+    tool: StandardTool, split: Accepting, value: Any, context: Any, timeout: float | None
+) -> Any:
+    run = split.run
+    seconds = _limit(tool, timeout)
+    try:
+        if split.is_async:
+            coroutine = run(value, context)
+            result = await (coroutine if seconds is None else within(coroutine, seconds))
+        elif seconds is None:
+            result = await _to_thread(run, value, context)
+        else:
+            result = await thread_within(seconds, _execute_fully, run, value, context)
+        kind = type(result)
+        if kind not in SCALARS or (kind is str and not result.isascii()):
+            _check_output(tool, result)
+        return result
+    except Expired:
+        return _expired(tool, timeout)
+    except BaseException as exc:
+        error = raised(tool, exc, context)
+        if error is None:
+            raise
+        raise error from error.__cause__
+
+
+def raised(tool: Any, exc: BaseException, context: Any) -> BaseException | None:
+    """What a call of ``tool`` that ``exc`` ended raises (with its cause), as :func:`acall`
+    makes it: the project's own error, with no value of ``context`` in its message;
+    anything else as a :class:`ToolExecutionError`; ``None``: ``exc`` itself (cancellation,
+    or an error that quotes nothing of ``context``)."""
+    if isinstance(exc, StandardToolError):
+        return _redacted(tool, exc, context)
+    if _passes_through(exc):
+        return None
+    return _failure(tool, exc, context)
+
+
+async def _to_thread(run: Callable[..., Any], value: Any, context: Any) -> Any:
+    import asyncio
+
+    result = await asyncio.to_thread(run, value, context)
+    return await result if inspect.isawaitable(result) else result
