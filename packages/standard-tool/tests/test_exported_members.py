@@ -82,6 +82,7 @@ PUBLIC: dict[str, list[str]] = {
         "parse_tool_calls",
         "read_tool_calls",
         "run_tool_calls",
+        "strict_arguments",
         "to_anthropic",
         "to_gemini",
         "to_hf",

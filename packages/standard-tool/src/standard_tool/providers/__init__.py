@@ -15,7 +15,8 @@ Both halves of the tool loop, for any standard tool (from any framework, or an M
   produced and return what goes back, one answer per call, matched by id, in order;
   :func:`read_tool_calls` only reads the calls (:class:`ToolCall`), to look before running;
   :func:`null_undo` turns strict mode's ``null`` for an absent property back into "absent"
-  (for a framework that runs strict-mode calls itself).
+  (for a framework that runs strict-mode calls itself), and :func:`strict_arguments` writes a
+  valid input as a strict-mode model sends it (every property, ``null`` for an absent one).
 - open-weight models: :func:`parse_tool_calls` reads raw completions (Hermes/Qwen, Llama 3,
   Mistral formats) into calls :func:`run_tool_calls` takes with ``provider="hf"``.
 
@@ -33,6 +34,7 @@ from ._declarations import (
     to_hf,
     to_openai,
 )
+from ._runtime import strict_arguments
 from ._strict_undo import null_undo
 from ._tool_calls import ToolCall, arun_tool_calls, read_tool_calls, run_tool_calls
 
@@ -48,6 +50,7 @@ __all__ = [
     "parse_tool_calls",
     "read_tool_calls",
     "run_tool_calls",
+    "strict_arguments",
     "to_anthropic",
     "to_gemini",
     "to_hf",
