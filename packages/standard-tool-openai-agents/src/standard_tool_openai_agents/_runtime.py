@@ -10,6 +10,7 @@ from standard_tool.adapters import BaseRuntime, NativeOutcome
 from standard_tool.exceptions import PluginError
 from standard_tool.providers import strict_arguments
 
+from ._adopt import FAILED
 from ._export import FAILURES, StandardFunctionTool
 from ._scripted import declaration, run_agent
 
@@ -48,7 +49,8 @@ class OpenAIAgentsRuntime(BaseRuntime):
             FAILURES.reset(token)
         if len(run.outputs) != 1:
             raise PluginError(f"an Agents SDK run of {native.name!r} made {len(run.outputs)} calls")
-        return NativeOutcome.from_json_text(run.texts[0], is_error=bool(failures))
+        text = run.texts[0]
+        return NativeOutcome.from_json_text(text, is_error=bool(failures) or _failed(text))
 
 
 def _valid(native: Any, arguments: Any) -> bool:
@@ -58,6 +60,11 @@ def _valid(native: Any, arguments: Any) -> bool:
         return False
     schema = st.as_schema(st.input_json_schema(tool))
     return schema is not None and schema.validate(arguments).issues is None
+
+
+def _failed(text: str) -> bool:
+    """Whether ``text`` is the SDK's own failure text (a tool not made here)."""
+    return text == FAILED or text.startswith(FAILED + " Error: ")
 
 
 runtime = OpenAIAgentsRuntime()
