@@ -23,6 +23,9 @@ from standard_tool_openai_agents import (
 )
 
 FIELDS = {f.name for f in dataclasses.fields(FunctionTool)}
+SETS_ASIDE = "_failure_error_function" in FIELDS
+"""Whether the SDK reads a tool's failure handler at call time (0.24+), so that adopting
+can set it aside and get the exception itself."""
 CALLS: list[Any] = []
 
 
@@ -88,7 +91,8 @@ async def test_a_failure_is_the_exception_the_tool_raised(agent: Any) -> None:
     with pytest.raises(st.ToolExecutionError) as raised:
         await st.acall(from_openai_agents(fail), {"reason": "on purpose"})
     assert raised.value.tool == "fail" and "failed: on purpose" in raised.value.message
-    assert isinstance(raised.value.__cause__, ValueError)
+    if SETS_ASIDE:  # else (0.2.x) read from the SDK's failure text
+        assert isinstance(raised.value.__cause__, ValueError)
     # the original tool still answers a run with the SDK's own failure text
     run = await agent([fail], [[("fail", {"reason": "x"})]])
     assert run.texts[0].startswith("An error occurred while running the tool.")
@@ -181,7 +185,7 @@ def test_foreign_objects_are_refused() -> None:
     with pytest.raises(UnsupportedObjectError):
         from_openai_agents(object())
     with pytest.raises(UnsupportedObjectError):
-        st.adopt(multiply.on_invoke_tool)  # a coroutine function is no function tool
+        from_openai_agents(WebSearchTool())  # a hosted tool runs on OpenAI's side
 
 
 def test_an_exported_tool_comes_back_whole() -> None:

@@ -8,7 +8,6 @@ import copy
 import json
 import threading
 import time
-import warnings
 from typing import Any
 
 import pytest
@@ -120,8 +119,10 @@ def test_names_are_made_valid_and_collisions_refused() -> None:
 
 
 def _run(tools: list[Any], replies: list[Any], context: Any = None, **kwargs: Any) -> Any:
-    """``Runner.run_sync``; the loop the SDK leaves open as the thread's default is closed."""
+    """``Runner.run_sync`` on a default loop of its own, closed after (the SDK leaves it open)."""
     model = ScriptedModel(replies)
+    loop = asyncio.new_event_loop()  # the thread's default loop, which run_sync runs on
+    asyncio.set_event_loop(loop)
     try:
         result = Runner.run_sync(
             Agent(name="t", model=model, tools=tools),
@@ -131,9 +132,7 @@ def _run(tools: list[Any], replies: list[Any], context: Any = None, **kwargs: An
             **kwargs,
         )
     finally:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            asyncio.get_event_loop_policy().get_event_loop().close()
+        loop.close()
         asyncio.set_event_loop(None)
     result.model = model
     return result
