@@ -124,7 +124,9 @@ def test_a_hand_made_function_tool_gets_a_tool_context_and_json_text() -> None:
     native = FunctionTool("echo", "Echo.", schema, invoke, strict_json_schema=False)
     adopted = from_openai_agents(native)
     assert st.call(adopted, {"x": 1}, {"request_id": "r-1", "user": "ada"}) == {"echo": {"x": 1}}
-    assert seen == [("ToolContext", {"request_id": "r-1", "user": "ada"}, "echo", "r-1", '{"x": 1}')]
+    assert seen == [
+        ("ToolContext", {"request_id": "r-1", "user": "ada"}, "echo", "r-1", '{"x": 1}')
+    ]
     with pytest.raises(st.ToolValidationError):
         st.call(adopted, {"x": "1"})
 

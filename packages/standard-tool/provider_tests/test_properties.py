@@ -20,8 +20,13 @@ from hypothesis_jsonschema import from_schema
 import standard_tool as st
 from standard_tool.dialects import convert_schema
 from standard_tool.exceptions import SchemaNotExpressibleError
-from standard_tool.providers import run_tool_calls, to_anthropic, to_hf, to_openai
-from standard_tool.providers import strict_arguments  # how a strict-mode model writes a value
+from standard_tool.providers import (
+    run_tool_calls,
+    strict_arguments,  # how a strict-mode model writes a value
+    to_anthropic,
+    to_hf,
+    to_openai,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import provider_corpus as corpus  # noqa: E402

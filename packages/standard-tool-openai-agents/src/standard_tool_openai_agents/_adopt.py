@@ -10,8 +10,7 @@ from functools import cached_property
 from typing import Any
 
 import pydantic
-from agents import Agent, FunctionTool, RunContextWrapper
-from agents import exceptions as sdk_errors
+from agents import Agent, FunctionTool, RunContextWrapper, exceptions as sdk_errors
 
 import standard_tool as st
 from standard_tool.adapters import WrapperTool, issues_from_pydantic, unpack_metadata

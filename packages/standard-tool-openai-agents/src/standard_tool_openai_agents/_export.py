@@ -118,7 +118,7 @@ class StandardFunctionTool(FunctionTool):
         else:
             self._schema = copy.deepcopy(st.input_json_schema(self._standard))
 
-    @property  # type: ignore[override]
+    @property
     def params_json_schema(self) -> dict[str, Any]:
         if self._schema is None:
             self._derive()
@@ -131,7 +131,7 @@ class StandardFunctionTool(FunctionTool):
             self._derive()
         self._schema = value
 
-    @property  # type: ignore[override]
+    @property
     def strict_json_schema(self) -> bool:
         if self._strict is None:
             self._derive()
@@ -267,4 +267,3 @@ def to_openai_agents_tools(
         ),
         NAMES,
     )
-
