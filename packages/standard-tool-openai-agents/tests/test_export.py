@@ -21,6 +21,7 @@ from standard_tool_openai_agents import (
     StandardFunctionTool,
     to_openai_agents,
     to_openai_agents_tools,
+    tool_context,
 )
 from standard_tool_openai_agents._scripted import ScriptedModel
 
@@ -310,3 +311,11 @@ def test_an_exported_tool_is_a_function_tool_subclass_with_its_metadata() -> Non
         "output_schema": {"type": "integer"},
         "meta": {"read_only": True},
     }
+
+
+async def test_strict_nulls_are_undone_before_the_schema_was_ever_read() -> None:
+    native = to_openai_agents(add)
+    context = tool_context(None, name="add", arguments="{}")
+    assert await native.on_invoke_tool(context, '{"a": 2, "b": null}') == "3"
+    loose = to_openai_agents(add, strict=False)  # not strict: null is refused as input
+    assert "'add'" in await loose.on_invoke_tool(context, '{"a": 2, "b": null}')

@@ -92,8 +92,8 @@ class StandardFunctionTool(FunctionTool):
         if hasattr(self, "_failure_error_function"):  # 0.24+: the SDK's own failures too
             self._failure_error_function = failure_error_function
             self._use_default_failure_error_function = False
-        guarded = guarded_of(tool)
-        if guarded is not None:
+        self._guarded = guarded_of(tool) is not None
+        if self._guarded:
             self.is_enabled = self._visible
 
     @property
@@ -164,16 +164,18 @@ class StandardFunctionTool(FunctionTool):
                 else "the arguments are not valid JSON"
             )
             raise st.ToolValidationError(self._standard.name, "input", [Issue(why)]) from None
-        if self.strict_json_schema and self._undo is not None:
+        if self._strict is None:
+            self._derive()
+        if self._undo is not None and self._strict:
             value = self._undo(value)
         return value
 
     async def invoke(self, ctx: Any, input: str) -> Any:
         """The standard tool's result for one call (typed errors raised)."""
         arguments = self.arguments(input)
-        context = with_request_id(
-            self._standard, self._get_context(ctx), getattr(ctx, "tool_call_id", None)
-        )
+        context = self._get_context(ctx)
+        if self._guarded:
+            context = with_request_id(self._standard, context, getattr(ctx, "tool_call_id", None))
         return await st.acall(self._standard, arguments, context)
 
     async def _invoke(self, ctx: Any, input: str) -> Any:
@@ -197,6 +199,8 @@ def _text(tool: st.StandardTool, result: Any) -> str:
     does not serialize is an invalid output, not a crash)."""
     if isinstance(result, str):
         return result
+    if type(result) is int:
+        return str(result)
     try:
         return _JSON.encode(result)
     except (TypeError, ValueError):
