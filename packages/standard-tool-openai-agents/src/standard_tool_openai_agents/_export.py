@@ -157,6 +157,9 @@ class StandardFunctionTool(FunctionTool):
         properties removed."""
         try:
             value = json.loads(input) if input else {}
+        except RecursionError:
+            issue = Issue("the arguments nest too deeply")
+            raise st.ToolValidationError(self._standard.name, "input", [issue]) from None
         except ValueError as error:
             why = (
                 f"the arguments hold {LARGE_NUMBER}"
