@@ -18,6 +18,7 @@ test_contract.py``), loaded from there rather than written again:
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import importlib.util
 import sys
@@ -63,6 +64,9 @@ class Runtime:
     )
     """The schema a model must be shown for ``native`` made from ``tool`` (the tool's, or its
     rendering in the dialect the target shows: ``standard_tool.checks.expected_schema``)."""
+    received: Callable[[Any, Any], Any] = field(default=lambda native, value: value)
+    """What the tool receives for a model's ``value`` (OpenAI strict mode: ``null`` for an
+    absent property removed, as that dialect says)."""
 
 
 def standard_run(
@@ -124,6 +128,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             native_name=contract.native_name,
             shown=functools.partial(expected_schema, contract.contract_runtime()),
         )
+    out["openai-agents"].received = _strict_received
     mcp = _contract("mcp")
     from standard_tool_mcp._runtime import ServedTool as served_type
 
@@ -148,6 +153,14 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
         native_name=mcp.native_name,
     )
     return out
+
+
+def _strict_received(native: Any, value: Any) -> Any:
+    """``value`` as a strict Agents SDK tool hands it to its standard tool."""
+    from standard_tool.providers import null_undo
+
+    undo = null_undo(native.standard_tool) if native.strict_json_schema else None
+    return undo(copy.deepcopy(value)) if undo is not None else value
 
 
 def run_async(coroutine: Any) -> Any:
