@@ -319,3 +319,12 @@ async def test_strict_nulls_are_undone_before_the_schema_was_ever_read() -> None
     assert await native.on_invoke_tool(context, '{"a": 2, "b": null}') == "3"
     loose = to_openai_agents(add, strict=False)  # not strict: null is refused as input
     assert "'add'" in await loose.on_invoke_tool(context, '{"a": 2, "b": null}')
+
+
+async def test_a_context_getter_that_raises_is_a_failure_quoting_nothing(agent: Any) -> None:
+    def broken(ctx: Any) -> Any:
+        raise KeyError(SECRET)
+
+    run = await agent([to_openai_agents(add, context=broken)], [[("add", {"a": 1, "b": 1})]])
+    [text] = run.texts
+    assert "'add'" in text and "could not be built (KeyError)" in text and SECRET not in text

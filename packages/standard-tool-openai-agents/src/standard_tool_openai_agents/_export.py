@@ -150,7 +150,11 @@ class StandardFunctionTool(FunctionTool):
         guarded = guarded_of(self._standard)
         if guarded is None:
             return True
-        return bool(guarded.gate.visible([guarded.wrapped], self._get_context(run_ctx)))
+        try:
+            context = self._get_context(run_ctx)
+        except Exception:  # no context to decide with: hidden
+            return False
+        return bool(guarded.gate.visible([guarded.wrapped], context))
 
     def arguments(self, input: str) -> Any:
         """The model's JSON arguments read, and strict mode's ``null``s for absent
@@ -176,7 +180,13 @@ class StandardFunctionTool(FunctionTool):
     async def invoke(self, ctx: Any, input: str) -> Any:
         """The standard tool's result for one call (typed errors raised)."""
         arguments = self.arguments(input)
-        context = self._get_context(ctx)
+        try:
+            context = self._get_context(ctx)
+        except Exception as exc:  # its message may quote context values: only its type
+            raise st.ToolExecutionError(
+                self._standard.name,
+                f"the per-call context could not be built ({type(exc).__name__})",
+            ) from exc
         if self._guarded:
             context = with_request_id(self._standard, context, getattr(ctx, "tool_call_id", None))
         return await st.acall(self._standard, arguments, context)
