@@ -38,8 +38,8 @@ class OpenAIAgentsRuntime(BaseRuntime):
         return schema
 
     def call(self, native: Any, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
-        sent: Any = dict(arguments)
-        if native.strict_json_schema and _valid(native, sent):
+        sent: Any = arguments  # a model may send what is no object: the tool refuses it
+        if native.strict_json_schema and isinstance(sent, Mapping) and _valid(native, sent):
             sent = strict_arguments(sent, native.params_json_schema)
         failures: list[Exception] = []
         token = FAILURES.set(failures)
