@@ -46,6 +46,7 @@ PACKAGES = {
     "standard-tool-langchain": "packages/standard-tool-langchain",
     "standard-tool-llama-index": "packages/standard-tool-llama-index",
     "standard-tool-mcp": "packages/standard-tool-mcp",
+    "standard-tool-openai-agents": "packages/standard-tool-openai-agents",
     "standard-tool-pydantic-ai": "packages/standard-tool-pydantic-ai",
     "standard-tool-toy": "integration_tests/toy-plugin",
 }
@@ -56,6 +57,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "standard-tool-langchain": ("langchain",),
     "standard-tool-llama-index": ("llama-index",),
     "standard-tool-mcp": ("mcp",),
+    "standard-tool-openai-agents": ("openai-agents",),
     "standard-tool-pydantic-ai": ("pydantic-ai",),
     "standard-tool-toy": ("toy",),
 }
@@ -118,6 +120,16 @@ if "mcp" in expected:
     assert st.convert(add, to="mcp").name == "add"
     with connect(to_mcp_server([add])) as tools:
         assert st.call(tools[0], {"a": 40, "b": 2}) == 42
+if "openai-agents" in expected:
+    import asyncio
+
+    from standard_tool_openai_agents import tool_context
+
+    native = st.convert(add, to="openai-agents")
+    assert native.params_json_schema["required"] == ["a", "b"] and native.strict_json_schema
+    context = tool_context(None, name="add", arguments="{}")
+    assert asyncio.run(native.on_invoke_tool(context, '{"a": 2, "b": null}')) == "3"
+    assert st.call(st.adopt(native), {"a": 1}) == 2
 if "pydantic-ai" in expected:
     from pydantic_ai import Agent
     from pydantic_ai.models.test import TestModel

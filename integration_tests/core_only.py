@@ -27,6 +27,7 @@ FRAMEWORK_MODULES = (
     "langgraph",
     "llama_index",
     "mcp",
+    "agents",
     "pydantic_ai",
 )
 ADAPTERS = sorted(

@@ -9,6 +9,8 @@ test_contract.py``), loaded from there rather than written again:
 - ``langchain``: ``BaseTool.invoke`` of a model's ``ToolCall``, giving a ``ToolMessage``.
 - ``pydantic-ai``: a real ``Agent`` run whose ``FunctionModel`` makes the call.
 - ``llama-index``: a real ``FunctionAgent`` run whose scripted function-calling LLM makes it.
+- ``openai-agents``: a real ``Runner.run`` of an ``Agent`` whose scripted ``Model`` makes it
+  (a strict tool is shown its OpenAI strict rendering, and called as strict mode writes it).
 - ``mcp``: the tool served by a uvicorn server on 127.0.0.1 (streamable HTTP), called by an
   MCP client session over that transport; adopting it is ``connect(url)``.
 """
@@ -16,6 +18,8 @@ test_contract.py``), loaded from there rather than written again:
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
 import importlib.util
 import sys
 from collections.abc import Callable, Mapping
@@ -26,10 +30,11 @@ from types import ModuleType
 from typing import Any
 
 import standard_tool as st
+from standard_tool.checks import expected_schema
 from standard_tool.testing import NativeOutcome
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGETS = ("standard", "langchain", "pydantic-ai", "llama-index", "mcp")
+TARGETS = ("standard", "langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents")
 
 
 def load(path: str, name: str) -> ModuleType:
@@ -54,6 +59,14 @@ class Runtime:
     run: Callable[[Any, Mapping[str, Any], Mapping[str, Any]], NativeOutcome]
     adopt: Callable[[Any], st.StandardTool]
     native_name: Callable[[Any], str] = field(default=lambda native: native.name)
+    shown: Callable[[Any, st.StandardTool], Any] = field(
+        default=lambda native, tool: st.input_json_schema(tool)
+    )
+    """The schema a model must be shown for ``native`` made from ``tool`` (the tool's, or its
+    rendering in the dialect the target shows: ``standard_tool.checks.expected_schema``)."""
+    received: Callable[[Any, Any], Any] = field(default=lambda native, value: value)
+    """What the tool receives for a model's ``value`` (OpenAI strict mode: ``null`` for an
+    absent property removed, as that dialect says)."""
 
 
 def standard_run(
@@ -82,6 +95,9 @@ def _contract(target: str) -> Any:
         contract = module.TestLlamaIndexContract()
         contract.run_agent = runs.run_agent  # what its ``agent`` fixture gives
         return contract
+    if target == "openai-agents":
+        module = load("packages/standard-tool-openai-agents/tests/test_contract.py", "oa_contract")
+        return module.TestOpenAIAgentsContract()
     if target == "mcp":
         module = load("packages/standard-tool-mcp/tests/test_contract.py", "mcp_contract")
         contract = module.TestMCPContract()
@@ -101,7 +117,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             adopt=st.adopt,
         )
     }
-    for target in ("langchain", "pydantic-ai", "llama-index"):
+    for target in ("langchain", "pydantic-ai", "llama-index", "openai-agents"):
         contract = _contract(target)
         out[target] = Runtime(
             target,
@@ -110,7 +126,9 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             run=contract.call_native,
             adopt=contract.from_native,
             native_name=contract.native_name,
+            shown=functools.partial(expected_schema, contract.contract_runtime()),
         )
+    out["openai-agents"].received = _strict_received
     mcp = _contract("mcp")
     from standard_tool_mcp._runtime import ServedTool as served_type
 
@@ -135,6 +153,14 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
         native_name=mcp.native_name,
     )
     return out
+
+
+def _strict_received(native: Any, value: Any) -> Any:
+    """``value`` as a strict Agents SDK tool hands it to its standard tool."""
+    from standard_tool.providers import null_undo
+
+    undo = null_undo(native.standard_tool) if native.strict_json_schema else None
+    return undo(copy.deepcopy(value)) if undo is not None else value
 
 
 def run_async(coroutine: Any) -> Any:
@@ -194,6 +220,14 @@ def native_tools(source: str) -> list[Any]:
             FunctionTool.from_defaults(multiply),
             FunctionTool.from_defaults(refuse_error, name="refuse"),
         ]
+    if source == "openai-agents":
+        from agents import function_tool
+
+        def refuse_raise(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ValueError(f"refused: {reason}")
+
+        return [function_tool(multiply), function_tool(refuse_raise, name_override="refuse")]
 
     import importlib
 

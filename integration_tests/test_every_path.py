@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("standard_tool_langchain")
 pytest.importorskip("standard_tool_llama_index")
 pytest.importorskip("standard_tool_mcp")
+pytest.importorskip("standard_tool_openai_agents")
 pytest.importorskip("standard_tool_pydantic_ai")
 
 import runtimes  # noqa: E402
@@ -68,7 +69,7 @@ def check_hop(runtime: Runtime, tool: st.StandardTool, name: str) -> list[str]:
     original = sample_tools()[name]
     problems: list[str] = []
     native = runtime.export(tool)
-    if runtime.schema(native) != st.input_json_schema(original):
+    if runtime.schema(native) != runtime.shown(native, original):
         problems.append(f"{name}: schema")
     outcomes: list[NativeOutcome] = []
     if name in VALID_CALLS:
@@ -112,6 +113,8 @@ CHAINS = [
     ("langchain", "pydantic-ai", "llama-index", "mcp"),
     ("mcp", "llama-index", "pydantic-ai", "langchain", "standard"),
     ("pydantic-ai", "mcp", "mcp", "langchain", "llama-index"),
+    ("openai-agents", "langchain", "openai-agents", "mcp", "llama-index"),
+    ("mcp", "openai-agents", "pydantic-ai", "openai-agents"),
 ]
 
 
@@ -135,7 +138,9 @@ def test_a_chain_of_hops_keeps_everything_at_every_hop(
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("source", ["langchain", "pydantic-ai", "llama-index", "mcp"])
+@pytest.mark.parametrize(
+    "source", ["langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents"]
+)
 def test_a_framework_native_tool_behaves_the_same_in_every_target(
     rt: dict[str, Runtime], source: str, target: str
 ) -> None:
@@ -151,7 +156,7 @@ def test_a_framework_native_tool_behaves_the_same_in_every_target(
     ]:
         adopted = rt[source].adopt(native)
         exported = rt[target].export(adopted)
-        if rt[target].schema(exported) != st.input_json_schema(adopted):
+        if rt[target].schema(exported) != rt[target].shown(exported, adopted):
             problems.append(f"{adopted.name}: schema")
         for arguments in valid:
             want = rt[source].run(native, arguments, CONTEXT)

@@ -441,6 +441,24 @@ def test_100_concurrent_calls_in_one_llama_index_step(rt: dict[str, Runtime]) ->
         assert json.loads(output.content) == {"i": i, "square": i * i, "n": -1}, output
 
 
+def test_100_concurrent_calls_in_one_openai_agents_step(rt: dict[str, Runtime]) -> None:
+    from standard_tool_openai_agents import run_agent
+
+    native = rt["openai-agents"].export(echo)
+    run = asyncio.run(run_agent([native], [[("echo", {"i": i}) for i in range(N)]], {"n": -1}))
+    assert len(run.outputs) == N
+    sent = {
+        call["call_id"]: json.loads(call["arguments"])["i"]
+        for turn in run.model.seen_inputs
+        if isinstance(turn, list)
+        for call in turn
+        if call.get("type") == "function_call"
+    }
+    for output, text in zip(run.outputs, run.texts, strict=True):
+        i = sent[output.raw_item["call_id"]]
+        assert json.loads(text) == {"i": i, "square": i * i, "n": -1}, text
+
+
 def test_100_concurrent_calls_over_one_mcp_http_session() -> None:
     with serving(to_asgi_app(to_mcp_server([echo]))) as url:
 

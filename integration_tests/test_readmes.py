@@ -44,6 +44,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
+        "packages/standard-tool-openai-agents/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
         "packages/pytest-standard-tool/README.md",
         "integration_tests/toy-plugin/README.md",
@@ -58,6 +59,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
+        "packages/standard-tool-openai-agents/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
         "packages/pytest-standard-tool/README.md",
     } <= with_python

@@ -18,7 +18,10 @@ from standard_tool.testing import sample_tools
 ROOT = Path(__file__).resolve().parents[3]
 HERE = Path(__file__).resolve().parent
 README = HERE.parent / "README.md"
-ADAPTERS = {"langchain", "pydantic-ai", "llama-index", "mcp", "openai", "anthropic", "gemini", "hf"}
+ADAPTERS = {
+    *("langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents"),
+    *("openai", "anthropic", "gemini", "hf"),
+}
 """The targets this suite expects installed: every adapter of the project."""
 PROVIDERS = {"openai", "anthropic", "gemini", "hf"}
 WEATHER_TOOLS = ("get_forecast", "wait_and_echo", "multiply")

@@ -9,7 +9,7 @@ import pytest
 from script import SOURCES, Run
 
 STALLING = f"{SOURCES}:STALLING"
-THROUGH = ["langchain", "llama-index", "mcp", "openai", "pydantic-ai"]
+THROUGH = ["langchain", "llama-index", "mcp", "openai", "openai-agents", "pydantic-ai"]
 
 
 @pytest.mark.parametrize("via", [None, *THROUGH])

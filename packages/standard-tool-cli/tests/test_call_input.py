@@ -16,6 +16,7 @@ PREFIX = "standard-tool call: "
         ("llama-index", '"x"'),
         ("mcp", "[1]"),
         ("openai", "3"),
+        ("openai-agents", "[1]"),
         ("langchain", "null"),
     ],
 )

@@ -38,6 +38,7 @@ RUNTIMES = [
     "llama-index",
     "mcp",
     "openai",
+    "openai-agents",
     "pydantic-ai",
     "toy",
 ]
@@ -163,7 +164,7 @@ def test_call_directly_or_through_a_runtime(run: Run, via: str | None) -> None:
     )
 
 
-@pytest.mark.parametrize("via", [None, "langchain", "pydantic-ai", "llama-index"])
+@pytest.mark.parametrize("via", [None, "langchain", "pydantic-ai", "llama-index", "openai-agents"])
 def test_call_passes_the_context(run: Run, via: str | None) -> None:
     args = ["call", f"{SOURCES}:TOOLS", "whoami", "--input", '{"label": "x"}']
     out = run(*args, "--context", '{"user": "ada"}', *(["--via", via] if via else []))

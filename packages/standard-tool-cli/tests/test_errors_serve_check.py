@@ -104,7 +104,7 @@ def test_check_passes_every_tool_through_every_runtime(run: Run) -> None:
     assert report["passed"] is True
     installed = [info.name for info in st.targets()]
     assert report["targets"] == ["standard", *(n for n in installed if n != "standard")]
-    for target in ("langchain", "llama-index", "mcp", "pydantic-ai"):
+    for target in ("langchain", "llama-index", "mcp", "openai-agents", "pydantic-ai"):
         for tool in ("get_forecast", "wait_and_echo", "multiply"):
             mine = [r for r in report["results"] if (r["tool"], r["target"]) == (tool, target)]
             assert [(r["check"], r["status"]) for r in mine] == [

@@ -393,7 +393,7 @@ def test_deciding_what_does_not_wait_is_a_usage_error(
     assert line.startswith(f"standard-tool {args[0]}") and says in line, line
 
 
-@pytest.mark.parametrize("via", [None, "langchain", "pydantic-ai", "llama-index"])
+@pytest.mark.parametrize("via", [None, "langchain", "pydantic-ai", "llama-index", "openai-agents"])
 def test_a_refused_call_fails_with_the_refusal_line(run: Run, gated: Path, via: str | None) -> None:
     """Exit 1, as a tool's failure; the one line is the refusal a model reads, the same
     through every framework."""

@@ -20,8 +20,13 @@ from hypothesis_jsonschema import from_schema
 import standard_tool as st
 from standard_tool.dialects import convert_schema
 from standard_tool.exceptions import SchemaNotExpressibleError
-from standard_tool.providers import run_tool_calls, to_anthropic, to_hf, to_openai
-from standard_tool.providers._runtime import _closed  # how a strict-mode model writes a value
+from standard_tool.providers import (
+    run_tool_calls,
+    strict_arguments,  # how a strict-mode model writes a value
+    to_anthropic,
+    to_hf,
+    to_openai,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import provider_corpus as corpus  # noqa: E402
@@ -195,7 +200,7 @@ def test_generated_inputs_reach_the_tool_unchanged(label: str, provider: str) ->
     @given(_inputs(label), hs.text(min_size=1, max_size=8))
     def check(value: Any, call_id: str) -> None:
         seen.clear()
-        sent = _closed(value, strict_schema) if strict else value
+        sent = strict_arguments(value, strict_schema) if strict else value
         # Strict mode merges object branches into one closed object, typing a key that the
         # branch the value matches leaves open (``{"a": 0, "b": []}`` under
         # ``anyOf: [{a: integer}, {b: string}]``): such a value cannot be written there.
@@ -351,7 +356,7 @@ def test_random_schemas_keep_their_meaning_in_every_dialect(data: Any, typed: bo
     declaration = to_openai(tool)
     assert corpus.check_openai(declaration, "responses") == []
     if declaration["strict"]:
-        sent = _closed(value, declaration["parameters"])
+        sent = strict_arguments(value, declaration["parameters"])
         jsonschema.validate(sent, declaration["parameters"])
         call = [
             {

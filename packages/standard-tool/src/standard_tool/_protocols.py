@@ -138,7 +138,9 @@ class Runtime(Protocol):
     (``standard-tool call --via``, ``standard-tool check``) go through it. A runtime whose
     target shows a model its own dialect of the schema (a provider's) sets ``dialect = True``:
     the checks (``standard_tool.checks``) then do not compare :meth:`input_schema` with the
-    tool's.
+    tool's. A runtime whose dialect depends on the object sets ``dialect`` to a function of
+    the native object returning the dialect's name (``None``: the schema itself), and the
+    checks compare :meth:`input_schema` with the tool's schema rendered in it.
     """
 
     def native(self, tool: StandardTool) -> Any:

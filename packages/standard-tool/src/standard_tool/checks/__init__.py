@@ -21,7 +21,10 @@ Every call, direct or not, gets the context :data:`CONTEXT`. A target whose adap
 registers no runtime runs only ``convert``. The provider targets (``openai``, ``anthropic``,
 ``gemini``, ``hf``) answer a model's call in their own envelope with
 :func:`~standard_tool.providers.run_tool_calls`; they show a model their own dialect of the
-schema, so ``schema`` is skipped, and nothing adopts a declaration back (``round trip``). The same
+schema, so ``schema`` is skipped, and nothing adopts a declaration back (``round trip``). A
+runtime whose objects each show one dialect (an OpenAI Agents tool: the strict rendering when
+strict) names it, and ``schema`` compares with the tool's schema rendered in it
+(:func:`expected_schema`). The same
 checks serve ``standard-tool check``, the ``pytest-standard-tool`` plugin and the adapter
 contract (``standard_tool.testing``). Generating inputs needs ``standard-tool[checks]``.
 
@@ -47,6 +50,7 @@ from ._checks import (
     bounded,
     check_tool,
     definition_difference,
+    expected_schema,
     failures,
     first_difference,
     heading,
@@ -70,6 +74,7 @@ __all__ = [
     "bounded",
     "check_tool",
     "definition_difference",
+    "expected_schema",
     "failures",
     "first_difference",
     "heading",

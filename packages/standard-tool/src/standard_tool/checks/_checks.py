@@ -21,6 +21,7 @@ from ..plugins._registry import adopt, convert, runtime, targets
 from ..run._call import call
 from ..run._waiting import start_thread, wait_for
 from ..schema._schema import jsonable
+from ..schema.dialects._registry import convert_schema
 from ..tools._json_schemas import input_json_schema, output_json_schema
 from ._sample_inputs import invalid_inputs, sample_inputs
 
@@ -35,6 +36,7 @@ __all__ = [
     "bounded",
     "check_tool",
     "definition_difference",
+    "expected_schema",
     "failures",
     "first_difference",
     "heading",
@@ -340,16 +342,36 @@ def _schema(
 ) -> CheckResult:
     if registered is None:
         return result("schema", "skip", "the adapter has no runtime to say what a model is shown")
-    if getattr(registered, "dialect", False):
+    try:
+        expected = bounded(timeout, expected_schema, registered, native, tool)
+    except Exception as error:
+        return result("schema", "fail", _error_text(error))
+    if expected is None:
         return result("schema", "skip", "a model is shown the target's own dialect of the schema")
     try:
         shown = bounded(timeout, registered.input_schema, native)
     except Exception as error:
         return result("schema", "fail", _error_text(error))
-    difference = first_difference(input_json_schema(tool), shown)
+    difference = first_difference(expected, shown)
     if difference:
         return result("schema", "fail", f"a model is shown another input schema: {difference}")
     return result("schema", "pass")
+
+
+def expected_schema(registered: Runtime, native: Any, tool: Any) -> dict[str, Any] | None:
+    """The input schema a model must be shown for ``native``, made from ``tool``: the tool's
+    own, or its rendering in the dialect the runtime's ``dialect`` names for ``native`` when
+    ``dialect`` is a function (it returns a dialect's name, or ``None`` for the schema itself);
+    ``None`` when ``dialect`` is true and names none (not compared)."""
+    dialect = getattr(registered, "dialect", False)
+    if callable(dialect):
+        name = dialect(native)
+        if name is not None:
+            rendered = convert_schema(input_json_schema(tool), name)
+            return rendered if isinstance(rendered, dict) else {}
+    elif dialect:
+        return None
+    return input_json_schema(tool)
 
 
 def _round_trip(

@@ -57,6 +57,7 @@ KNOWN_PROVIDERS: Mapping[str, str] = {
     "langchain": "standard-tool-langchain",
     "llama-index": "standard-tool-llama-index",
     "mcp": "standard-tool-mcp",
+    "openai-agents": "standard-tool-openai-agents",
     "pydantic-ai": "standard-tool-pydantic-ai",
     **dict.fromkeys(("openai", "anthropic", "gemini", "hf"), "standard-tool"),
 }

@@ -13,7 +13,10 @@ Both halves of the tool loop, for any standard tool (from any framework, or an M
   ``"gemini"``, ``"gemini-json-schema"``, ``"hf"``).
 - the return half: :func:`run_tool_calls` / :func:`arun_tool_calls` take what the model
   produced and return what goes back, one answer per call, matched by id, in order;
-  :func:`read_tool_calls` only reads the calls (:class:`ToolCall`), to look before running.
+  :func:`read_tool_calls` only reads the calls (:class:`ToolCall`), to look before running;
+  :func:`null_undo` turns strict mode's ``null`` for an absent property back into "absent"
+  (for a framework that runs strict-mode calls itself), and :func:`strict_arguments` writes a
+  valid input as a strict-mode model sends it (every property, ``null`` for an absent one).
 - open-weight models: :func:`parse_tool_calls` reads raw completions (Hermes/Qwen, Llama 3,
   Mistral formats) into calls :func:`run_tool_calls` takes with ``provider="hf"``.
 
@@ -31,6 +34,8 @@ from ._declarations import (
     to_hf,
     to_openai,
 )
+from ._runtime import strict_arguments
+from ._strict_undo import null_undo
 from ._tool_calls import ToolCall, arun_tool_calls, read_tool_calls, run_tool_calls
 
 __all__ = [
@@ -40,10 +45,12 @@ __all__ = [
     "ParsedCompletion",
     "ToolCall",
     "arun_tool_calls",
+    "null_undo",
     "openai_strict_problem",
     "parse_tool_calls",
     "read_tool_calls",
     "run_tool_calls",
+    "strict_arguments",
     "to_anthropic",
     "to_gemini",
     "to_hf",

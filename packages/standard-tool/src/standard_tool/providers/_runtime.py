@@ -23,7 +23,15 @@ from ..plugins._registry import adopt, convert
 from ..plugins._runtime import BaseRuntime
 from ._tool_calls import _ERROR_KEY, run_tool_calls
 
-__all__ = ["ANTHROPIC", "GEMINI", "HF", "OPENAI", "ProviderRuntime", "ProviderTool"]
+__all__ = [
+    "ANTHROPIC",
+    "GEMINI",
+    "HF",
+    "OPENAI",
+    "ProviderRuntime",
+    "ProviderTool",
+    "strict_arguments",
+]
 
 
 @dataclass(frozen=True)
@@ -76,7 +84,7 @@ class ProviderRuntime(BaseRuntime):
     ) -> NativeOutcome:
         sent: Any = arguments
         if native.function.get("strict") is True and native.accepts(arguments):
-            sent = _closed(arguments, self.input_schema(native))
+            sent = strict_arguments(arguments, self.input_schema(native))
         [answer] = run_tool_calls(
             [native.tool], [self._envelope(native.name, sent)], self.target, context=context
         )
@@ -115,7 +123,7 @@ def _validator(tool: StandardTool) -> Callable[[Any], bool]:
     return accepts
 
 
-def _closed(value: Any, schema: Any) -> Any:
+def strict_arguments(value: Any, schema: Any) -> Any:
     """``value`` as a strict-mode model writes it under ``schema`` (the strict rendering):
     every declared property (``null`` for an absent one), nothing undeclared."""
     import jsonschema_rs
@@ -125,13 +133,13 @@ def _closed(value: Any, schema: Any) -> Any:
     kind = schema.get("type")
     if isinstance(value, dict) and kind in ("object", ["object", "null"]):
         return {
-            name: _closed(value[name], sub) if name in value else None
+            name: strict_arguments(value[name], sub) if name in value else None
             for name, sub in schema.get("properties", {}).items()
         }
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [_closed(item, schema["items"]) for item in value]
+        return [strict_arguments(item, schema["items"]) for item in value]
     for branch in schema.get("anyOf", []):
-        candidate = _closed(value, branch)
+        candidate = strict_arguments(value, branch)
         try:
             if jsonschema_rs.validator_for(branch).is_valid(candidate):
                 return candidate
