@@ -138,7 +138,9 @@ class Runtime(Protocol):
     (``standard-tool call --via``, ``standard-tool check``) go through it. A runtime whose
     target shows a model its own dialect of the schema (a provider's) sets ``dialect = True``:
     the checks (``standard_tool.checks``) then do not compare :meth:`input_schema` with the
-    tool's.
+    tool's. A runtime whose framework checks a call's arguments itself before the tool runs,
+    and says so without naming the tool (smolagents' agents), sets ``prechecks = True``: the
+    checks then ask only that such a call is refused.
     """
 
     def native(self, tool: StandardTool) -> Any:

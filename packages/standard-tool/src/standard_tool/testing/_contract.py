@@ -66,6 +66,9 @@ class _ContractRuntime:
 
     def __init__(self, contract: ExportContract) -> None:
         self._contract = contract
+        registered = contract.runtime()
+        self.prechecks = bool(getattr(registered, "prechecks", False))
+        """As the registered runtime says: its framework refuses some calls itself."""
 
     def native(self, tool: StandardTool) -> Any:
         return self._contract.to_native(tool)
