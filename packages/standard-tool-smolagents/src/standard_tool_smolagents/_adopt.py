@@ -108,8 +108,8 @@ class SmolagentsTool(WrapperTool):
         return arguments
 
     def _result(self, output: Any) -> Any:
-        if isinstance(output, AgentType):
-            return output.to_raw() if isinstance(output, str) else output.to_string()
+        if isinstance(output, AgentType):  # text as itself; an image or audio as its file path
+            return output.to_string()
         return output
 
     def run(self, input: Any, context: Any) -> Any:

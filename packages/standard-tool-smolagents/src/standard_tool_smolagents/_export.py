@@ -19,7 +19,14 @@ from standard_tool.names import NameRule, check_name, sanitize_name
 from ._context import ContextGetter, current_context
 from ._inputs import inputs_of, output_type_of
 
-__all__ = ["NAMES", "JsonDict", "JsonList", "StandardSmolTool", "to_smolagents", "to_smolagents_tools"]
+__all__ = [
+    "NAMES",
+    "JsonDict",
+    "JsonList",
+    "StandardSmolTool",
+    "to_smolagents",
+    "to_smolagents_tools",
+]
 
 NAMES: NameRule = NameRule("smolagents", "a-zA-Z0-9_", 64, first="a-zA-Z_")
 """The names a smolagents tool gets: Python identifiers (a ``CodeAgent`` calls tools as
@@ -58,7 +65,7 @@ def _for_agents(result: Any) -> Any:
     return result
 
 
-class StandardSmolTool(Tool):
+class StandardSmolTool(Tool):  # type: ignore[misc]
     """A smolagents ``Tool`` that runs a standard tool.
 
     ``inputs`` and ``output_type`` say what smolagents' format can (derived on first use); the
@@ -98,15 +105,15 @@ class StandardSmolTool(Tool):
         return list(properties or ())
 
     @cached_property
-    def inputs(self) -> dict[str, dict[str, Any]]:  # type: ignore[override]
+    def inputs(self) -> dict[str, dict[str, Any]]:
         return inputs_of(self._schema)
 
     @cached_property
-    def output_type(self) -> str:  # type: ignore[override]
+    def output_type(self) -> str:
         return output_type_of(st.output_json_schema(self._standard))
 
     @cached_property
-    def output_schema(self) -> dict[str, Any] | None:  # type: ignore[override]
+    def output_schema(self) -> dict[str, Any] | None:
         """The output JSON Schema when the result is an object (smolagents then tells a
         ``CodeAgent`` that the tool returns a dict)."""
         schema = st.output_json_schema(self._standard)

@@ -138,9 +138,7 @@ def inputs_of(schema: Any) -> dict[str, dict[str, Any]]:
         return {}
     required = node.get("required")
     names = set(required) if isinstance(required, list) else set()
-    return {
-        str(key): _entry(value, root, key in names) for key, value in properties.items()
-    }
+    return {str(key): _entry(value, root, key in names) for key, value in properties.items()}
 
 
 def output_type_of(schema: Any) -> str:
@@ -172,7 +170,9 @@ def input_schema_of(inputs: Any) -> dict[str, Any]:
         kinds = [kind] if isinstance(kind, str) else list(kind) if isinstance(kind, list) else []
         kinds = [k for k in kinds if k in _ORDER or k == "null"]
         nullable = entry.get("nullable") is True
-        if kinds and not {"any", "image", "audio"} & set(kinds if isinstance(kind, list) else [kind]):
+        if kinds and not {"any", "image", "audio"} & set(
+            kinds if isinstance(kind, list) else [kind]
+        ):
             if nullable and "null" not in kinds:
                 kinds.append("null")
             prop["type"] = kinds[0] if len(kinds) == 1 else kinds

@@ -38,7 +38,9 @@ class SmolagentsRuntime(BaseRuntime):
         schema: dict[str, Any] = self.declaration(native)["function"]["parameters"]
         return schema
 
-    def call(self, native: Tool, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
+    def call(
+        self, native: Tool, arguments: Mapping[str, Any], context: Any = None
+    ) -> NativeOutcome:
         run = run_tool_calling_agent([native], [[(native.name, dict(arguments))]], context)
         step = run.steps[0] if run.steps else None
         if step is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +25,7 @@ __all__ = [
     "AgentRun",
     "Reply",
     "ScriptedModel",
+    "call_source",
     "code",
     "run_code_agent",
     "run_tool_calling_agent",
@@ -43,7 +43,7 @@ def code(source: str) -> str:
     return f"Thought: run it.\n{CODE_TAGS[0]}\n{source}\n{CODE_TAGS[1]}"
 
 
-class ScriptedModel(Model):
+class ScriptedModel(Model):  # type: ignore[misc]
     """A smolagents ``Model`` answering with scripted turns; it records what it was shown.
 
     Once the script is done it ends the run: a ``final_answer`` call for a tool-calling agent,
@@ -137,6 +137,6 @@ def run_code_agent(
 
 
 def call_source(name: str, arguments: dict[str, Any]) -> str:
-    """Code calling tool ``name`` with ``arguments`` by keyword and giving its result as the
-    final answer."""
-    return f"result = {name}(**json.loads({json.dumps(json.dumps(arguments))}))\nfinal_answer(result)"
+    """Code calling tool ``name`` with ``arguments`` (JSON data, written as a Python literal)
+    by keyword and giving its result as the final answer."""
+    return f"result = {name}(**{arguments!r})\nfinal_answer(result)"
