@@ -28,6 +28,7 @@ FRAMEWORK_MODULES = (
     "llama_index",
     "mcp",
     "pydantic_ai",
+    "smolagents",
 )
 ADAPTERS = sorted(
     package

@@ -431,7 +431,8 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
     input and output JSON Schema, meta); a JSON Schema dialect (`draft-07`, `openapi-3.0`)
     gives the same with the schemas in that dialect; an installed target gives what that
     framework sends a model (`langchain`: `convert_to_openai_tool`, `llama-index`: its
-    `to_openai_tool`, `mcp`: the `tools/list` entry, `pydantic-ai`: the `ToolDefinition`, a
+    `to_openai_tool`, `mcp`: the `tools/list` entry, `pydantic-ai`: the `ToolDefinition`,
+    `smolagents`: `get_tool_json_schema`, a
     provider, `openai`, `anthropic`, `gemini` or `hf`: its envelope). `standard-tool targets`
     lists the installed targets and dialects.
     """
@@ -523,7 +524,8 @@ def call(
     Without `--via` (or with `--via standard`) the tool is called directly; with a target,
     the tool is converted to it and run as its framework runs a model's tool call
     (`langchain`: `invoke` with a `ToolCall`; `mcp`: served in memory and called by a
-    client; `pydantic-ai` and `llama-index`: an agent run with a scripted model; `openai`,
+    client; `pydantic-ai`, `llama-index` and `smolagents`: an agent run with a scripted
+    model; `openai`,
     `anthropic`, `gemini` and `hf`: a model's call in the provider's envelope, answered by
     `run_tool_calls`), and what the model would get back is printed.
 

@@ -58,6 +58,7 @@ KNOWN_PROVIDERS: Mapping[str, str] = {
     "llama-index": "standard-tool-llama-index",
     "mcp": "standard-tool-mcp",
     "pydantic-ai": "standard-tool-pydantic-ai",
+    "smolagents": "standard-tool-smolagents",
     **dict.fromkeys(("openai", "anthropic", "gemini", "hf"), "standard-tool"),
 }
 """The distribution that provides each of the project's own targets: it wins a name clash."""
