@@ -9,6 +9,9 @@ test_contract.py``), loaded from there rather than written again:
 - ``langchain``: ``BaseTool.invoke`` of a model's ``ToolCall``, giving a ``ToolMessage``.
 - ``pydantic-ai``: a real ``Agent`` run whose ``FunctionModel`` makes the call.
 - ``llama-index``: a real ``FunctionAgent`` run whose scripted function-calling LLM makes it.
+- ``smolagents``: a real ``ToolCallingAgent`` run whose scripted model makes it; smolagents'
+  own argument check refuses a wrong JSON type before the tool, naming the field only
+  (``prechecks``).
 - ``mcp``: the tool served by a uvicorn server on 127.0.0.1 (streamable HTTP), called by an
   MCP client session over that transport; adopting it is ``connect(url)``.
 """
@@ -29,7 +32,7 @@ import standard_tool as st
 from standard_tool.testing import NativeOutcome
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGETS = ("standard", "langchain", "pydantic-ai", "llama-index", "mcp")
+TARGETS = ("standard", "langchain", "pydantic-ai", "llama-index", "smolagents", "mcp")
 
 
 def load(path: str, name: str) -> ModuleType:
@@ -54,6 +57,8 @@ class Runtime:
     run: Callable[[Any, Mapping[str, Any], Mapping[str, Any]], NativeOutcome]
     adopt: Callable[[Any], st.StandardTool]
     native_name: Callable[[Any], str] = field(default=lambda native: native.name)
+    prechecks: bool = False
+    """The framework refuses some invalid calls itself, before the tool, naming no tool."""
 
 
 def standard_run(
@@ -82,6 +87,9 @@ def _contract(target: str) -> Any:
         contract = module.TestLlamaIndexContract()
         contract.run_agent = runs.run_agent  # what its ``agent`` fixture gives
         return contract
+    if target == "smolagents":
+        module = load("packages/standard-tool-smolagents/tests/test_contract.py", "smol_contract")
+        return module.TestSmolagentsContract()
     if target == "mcp":
         module = load("packages/standard-tool-mcp/tests/test_contract.py", "mcp_contract")
         contract = module.TestMCPContract()
@@ -101,7 +109,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             adopt=st.adopt,
         )
     }
-    for target in ("langchain", "pydantic-ai", "llama-index"):
+    for target in ("langchain", "pydantic-ai", "llama-index", "smolagents"):
         contract = _contract(target)
         out[target] = Runtime(
             target,
@@ -110,6 +118,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             run=contract.call_native,
             adopt=contract.from_native,
             native_name=contract.native_name,
+            prechecks=bool(getattr(contract.runtime(), "prechecks", False)),
         )
     mcp = _contract("mcp")
     from standard_tool_mcp._runtime import ServedTool as served_type
@@ -194,6 +203,21 @@ def native_tools(source: str) -> list[Any]:
             FunctionTool.from_defaults(multiply),
             FunctionTool.from_defaults(refuse_error, name="refuse"),
         ]
+
+    if source == "smolagents":
+        from smolagents import tool
+
+        def refuse_smol(reason: str) -> str:
+            """Refuse, saying why.
+
+            Args:
+                reason: Why.
+            """
+            raise ValueError(f"refused: {reason}")
+
+        refuse_smol.__name__ = "refuse"
+        multiply.__doc__ = "Multiply two integers.\n\nArgs:\n    a: A factor.\n    b: A factor.\n"
+        return [tool(multiply), tool(refuse_smol)]
 
     import importlib
 

@@ -45,6 +45,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
+        "packages/standard-tool-smolagents/README.md",
         "packages/pytest-standard-tool/README.md",
         "integration_tests/toy-plugin/README.md",
         "benchmarks/README.md",
@@ -59,6 +60,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
+        "packages/standard-tool-smolagents/README.md",
         "packages/pytest-standard-tool/README.md",
     } <= with_python
 

@@ -12,11 +12,12 @@ from smolagents import Tool
 from smolagents.agent_types import AgentText, AgentType
 
 import standard_tool as st
+from standard_tool import call
 from standard_tool.adapters import export_tools, pack_metadata
 from standard_tool.exceptions import ConversionError, Issue
 from standard_tool.names import NameRule, check_name, sanitize_name
 
-from ._context import ContextGetter, current_context
+from ._context import _CONTEXT, ContextGetter, current_context
 from ._inputs import inputs_of, output_type_of
 
 __all__ = [
@@ -156,15 +157,20 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
             ) from exc
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        result = st.call(self._standard, self._arguments(args, kwargs), self._context())
-        return _for_agents(result)
+        return self(*args, **kwargs)
 
     def __call__(self, *args: Any, sanitize_inputs_outputs: bool = False, **kwargs: Any) -> Any:
-        if sanitize_inputs_outputs:  # agents' values (a stored image...) as their raw value
+        if args or sanitize_inputs_outputs or self._get_context is not None:
+            return self._call(args, kwargs, sanitize_inputs_outputs)
+        result = call(self._standard, kwargs, _CONTEXT.get())  # the common call, inline
+        return result if type(result) in _PLAIN else _for_agents(result)
+
+    def _call(self, args: tuple[Any, ...], kwargs: dict[str, Any], sanitize: bool) -> Any:
+        if sanitize:  # agents' values (a stored image...) as their raw value
             args = tuple(a.to_raw() if isinstance(a, AgentType) else a for a in args)
             kwargs = {k: v.to_raw() if isinstance(v, AgentType) else v for k, v in kwargs.items()}
-        result = st.call(self._standard, self._arguments(args, kwargs), self._context())
-        if sanitize_inputs_outputs:  # what a tool-calling agent shows the model is str()
+        result = call(self._standard, self._arguments(args, kwargs), self._context())
+        if sanitize:  # what a tool-calling agent shows the model is str()
             if type(result) is str:
                 return AgentText(result)
             if result is None or type(result) is bool:
