@@ -110,7 +110,8 @@ def test_smolagents_own_check_refuses_a_wrong_type_before_the_tool() -> None:
         return 2 * n
 
     run = run_tool_calling_agent([to_smolagents(double)], [[("double", {"n": "two"})]])
-    assert texts(run)[0] == "Argument n has type 'string' but should be 'integer'"
+    # smolagents 1.20 ends it with a full stop
+    assert texts(run)[0].rstrip(".") == "Argument n has type 'string' but should be 'integer'"
     assert calls == []
 
 
@@ -130,8 +131,8 @@ def test_a_failing_tool_and_a_hanging_one_end_as_errors_and_the_next_call_works(
         tools,
         [
             [("explode", {"reason": "on purpose"})],
-            [("hang", {"seconds": 5})],
-            [("hang", {"seconds": 0})],
+            [("hang", {"seconds": 5.0})],  # smolagents 1.20 refuses an integer for a number
+            [("hang", {"seconds": 0.0})],
         ],
         max_steps=5,
     )
@@ -196,7 +197,7 @@ def test_a_code_agent_calls_tools_by_keyword_and_positionally_and_uses_the_objec
     assert json.loads(text) == {"city": "Lyon", "temps": [21.5, 21.5]}
     system = run.model.seen_messages[0][0].content[0]["text"]
     assert "def forecast(city: string, days: integer) -> any:" in system
-    assert tools[0].to_code_prompt() in system
+    assert "def plan(steps: array, priority: string, label: ['string', 'integer'])" in system
 
 
 def test_a_code_agent_reads_the_tools_error_naming_the_tool_and_field() -> None:

@@ -96,8 +96,15 @@ class SmolagentsTool(WrapperTool):
     def _checked(self, input: Any) -> dict[str, Any]:
         """smolagents' own check, as its agents make it before a call."""
         arguments = dict(input)
+        inputs = self.wrapped.inputs
+        seen = {  # an integer is a number (smolagents 1.20's check says otherwise)
+            key: float(value)
+            if type(value) is int and (inputs.get(key) or {}).get("type") == "number"
+            else value
+            for key, value in arguments.items()
+        }
         try:
-            message = validate_tool_arguments(self.wrapped, arguments)
+            message = validate_tool_arguments(self.wrapped, seen)
         except (TypeError, ValueError) as exc:
             message = str(exc)
         if message:  # smolagents 1.20 returns the message, newer versions raise it

@@ -139,4 +139,8 @@ def run_code_agent(
 def call_source(name: str, arguments: dict[str, Any]) -> str:
     """Code calling tool ``name`` with ``arguments`` (JSON data, written as a Python literal)
     by keyword and giving its result as the final answer."""
-    return f"result = {name}(**{arguments!r})\nfinal_answer(result)"
+    if all(key.isidentifier() for key in arguments):  # smolagents 1.20 cannot run f(**{...})
+        given = ", ".join(f"{key}={value!r}" for key, value in arguments.items())
+    else:
+        given = f"**{arguments!r}"
+    return f"result = {name}({given})\nfinal_answer(result)"
