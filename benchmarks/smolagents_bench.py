@@ -63,11 +63,15 @@ def calls(number: int = 2000) -> None:
         assert each(a=2, b=3) == 5 and each(2, 3) == 5
     row(
         "tool(a=2, b=3), function tool",
-        *pair_us(lambda: native(a=2, b=3), lambda: function_tool(a=2, b=3), number=number, rounds=ROUNDS),
+        *pair_us(
+            lambda: native(a=2, b=3), lambda: function_tool(a=2, b=3), number=number, rounds=ROUNDS
+        ),
     )
     row(
         "tool(a=2, b=3), raw JSON Schema tool",
-        *pair_us(lambda: native(a=2, b=3), lambda: raw_tool(a=2, b=3), number=number, rounds=ROUNDS),
+        *pair_us(
+            lambda: native(a=2, b=3), lambda: raw_tool(a=2, b=3), number=number, rounds=ROUNDS
+        ),
     )
 
     # What a ToolCallingAgent does for a model's call: its own argument check, then the tool

@@ -138,9 +138,7 @@ def test_a_chain_of_hops_keeps_everything_at_every_hop(
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize(
-    "source", ["langchain", "pydantic-ai", "llama-index", "smolagents", "mcp"]
-)
+@pytest.mark.parametrize("source", ["langchain", "pydantic-ai", "llama-index", "smolagents", "mcp"])
 def test_a_framework_native_tool_behaves_the_same_in_every_target(
     rt: dict[str, Runtime], source: str, target: str
 ) -> None:

@@ -136,7 +136,7 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
         if len(args) > len(names):
             issue = Issue(f"takes {len(names)} arguments, not {len(args)}")
             raise st.ToolValidationError(self._standard.name, "input", [issue])
-        arguments = dict(zip(names, args))
+        arguments = dict(zip(names, args, strict=False))
         for key in kwargs:
             if key in arguments:
                 issue = Issue("given both by position and by keyword", (key,))
