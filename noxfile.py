@@ -130,7 +130,7 @@ INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18", "cedarpy>=4.12,<5")
 """cedarpy: the worked example of the execution boundary (``examples/crm.py``) runs a Cedar
 policy in every framework."""
 CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
-FRAMEWORK_MODULES = ("agents", "langchain_core", "llama_index", "mcp", "pydantic_ai")
+FRAMEWORK_MODULES = ("agents", "langchain_core", "llama_index", "mcp", "pydantic_ai", "smolagents")
 """The import names of the frameworks; the core-only sessions have none of them."""
 REPORTS = "STANDARD_TOOL_MATRIX_REPORTS"
 """Set by ``nox -s matrix``: the folder where each cell writes its reports."""

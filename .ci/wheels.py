@@ -48,6 +48,7 @@ PACKAGES = {
     "standard-tool-mcp": "packages/standard-tool-mcp",
     "standard-tool-openai-agents": "packages/standard-tool-openai-agents",
     "standard-tool-pydantic-ai": "packages/standard-tool-pydantic-ai",
+    "standard-tool-smolagents": "packages/standard-tool-smolagents",
     "standard-tool-toy": "integration_tests/toy-plugin",
 }
 TARGETS: dict[str, tuple[str, ...]] = {
@@ -59,6 +60,7 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "standard-tool-mcp": ("mcp",),
     "standard-tool-openai-agents": ("openai-agents",),
     "standard-tool-pydantic-ai": ("pydantic-ai",),
+    "standard-tool-smolagents": ("smolagents",),
     "standard-tool-toy": ("toy",),
 }
 
@@ -138,6 +140,10 @@ if "pydantic-ai" in expected:
     assert native.tool_def.parameters_json_schema == st.input_json_schema(add)
     result = Agent(TestModel(call_tools=["add"]), tools=[native]).run_sync("go")
     assert '"add":' in result.output, result.output
+    assert st.call(st.adopt(native), {"a": 1}) == 2
+if "smolagents" in expected:
+    native = st.convert(add, to="smolagents")
+    assert native(2, b=3) == 5 and native.inputs["a"]["type"] == "integer"
     assert st.call(st.adopt(native), {"a": 1}) == 2
 if "toy" in expected:
     assert st.call(st.adopt(st.convert(add, to="toy")), {"a": 2}) == 3

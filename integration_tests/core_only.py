@@ -29,6 +29,7 @@ FRAMEWORK_MODULES = (
     "mcp",
     "agents",
     "pydantic_ai",
+    "smolagents",
 )
 ADAPTERS = sorted(
     package

@@ -11,6 +11,9 @@ test_contract.py``), loaded from there rather than written again:
 - ``llama-index``: a real ``FunctionAgent`` run whose scripted function-calling LLM makes it.
 - ``openai-agents``: a real ``Runner.run`` of an ``Agent`` whose scripted ``Model`` makes it
   (a strict tool is shown its OpenAI strict rendering, and called as strict mode writes it).
+- ``smolagents``: a real ``ToolCallingAgent`` run whose scripted model makes it; smolagents'
+  own argument check refuses a wrong JSON type before the tool, naming the field only
+  (``prechecks``).
 - ``mcp``: the tool served by a uvicorn server on 127.0.0.1 (streamable HTTP), called by an
   MCP client session over that transport; adopting it is ``connect(url)``.
 """
@@ -34,7 +37,15 @@ from standard_tool.checks import expected_schema
 from standard_tool.testing import NativeOutcome
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGETS = ("standard", "langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents")
+TARGETS = (
+    "standard",
+    "langchain",
+    "pydantic-ai",
+    "llama-index",
+    "smolagents",
+    "mcp",
+    "openai-agents",
+)
 
 
 def load(path: str, name: str) -> ModuleType:
@@ -67,6 +78,8 @@ class Runtime:
     received: Callable[[Any, Any], Any] = field(default=lambda native, value: value)
     """What the tool receives for a model's ``value`` (OpenAI strict mode: ``null`` for an
     absent property removed, as that dialect says)."""
+    prechecks: bool = False
+    """The framework refuses some invalid calls itself, before the tool, naming no tool."""
 
 
 def standard_run(
@@ -98,6 +111,9 @@ def _contract(target: str) -> Any:
     if target == "openai-agents":
         module = load("packages/standard-tool-openai-agents/tests/test_contract.py", "oa_contract")
         return module.TestOpenAIAgentsContract()
+    if target == "smolagents":
+        module = load("packages/standard-tool-smolagents/tests/test_contract.py", "smol_contract")
+        return module.TestSmolagentsContract()
     if target == "mcp":
         module = load("packages/standard-tool-mcp/tests/test_contract.py", "mcp_contract")
         contract = module.TestMCPContract()
@@ -117,7 +133,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             adopt=st.adopt,
         )
     }
-    for target in ("langchain", "pydantic-ai", "llama-index", "openai-agents"):
+    for target in ("langchain", "pydantic-ai", "llama-index", "openai-agents", "smolagents"):
         contract = _contract(target)
         out[target] = Runtime(
             target,
@@ -127,6 +143,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             adopt=contract.from_native,
             native_name=contract.native_name,
             shown=functools.partial(expected_schema, contract.contract_runtime()),
+            prechecks=bool(getattr(contract.runtime(), "prechecks", False)),
         )
     out["openai-agents"].received = _strict_received
     mcp = _contract("mcp")
@@ -228,6 +245,21 @@ def native_tools(source: str) -> list[Any]:
             raise ValueError(f"refused: {reason}")
 
         return [function_tool(multiply), function_tool(refuse_raise, name_override="refuse")]
+
+    if source == "smolagents":
+        from smolagents import tool
+
+        def refuse_smol(reason: str) -> str:
+            """Refuse, saying why.
+
+            Args:
+                reason: Why.
+            """
+            raise ValueError(f"refused: {reason}")
+
+        refuse_smol.__name__ = "refuse"
+        multiply.__doc__ = "Multiply two integers.\n\nArgs:\n    a: A factor.\n    b: A factor.\n"
+        return [tool(multiply), tool(refuse_smol)]
 
     import importlib
 

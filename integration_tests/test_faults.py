@@ -92,7 +92,8 @@ def test_wrong_extra_and_missing_fields_are_errors_naming_them(
     rt: dict[str, Runtime], arguments: dict[str, Any], field: str
 ) -> None:
     for target, error in errors(everywhere(rt, sample_tools()["add"], arguments)).items():
-        assert "add" in error and field in error, (target, error)
+        # smolagents' agents refuse it themselves before the tool, naming the field only
+        assert ("add" in error or rt[target].prechecks) and field in error, (target, error)
 
 
 def test_huge_strings_and_arrays_arrive_whole(rt: dict[str, Runtime]) -> None:
@@ -110,7 +111,8 @@ def test_a_huge_invalid_value_is_not_echoed(rt: dict[str, Runtime]) -> None:
     for target, error in errors(
         everywhere(rt, sample_tools()["add"], {"a": "9" * 500_000})
     ).items():
-        assert "add" in error and "a" in error and "9" * 50 not in error, (target, error[:300])
+        named = "add" in error or rt[target].prechecks
+        assert named and "a" in error and "9" * 50 not in error, (target, error[:300])
         assert len(error) < 5_000, (target, len(error))
 
 

@@ -22,6 +22,8 @@ RUNTIMES = ("standard", "langchain", "pydantic-ai", "llama-index", "mcp", "toy")
 
 PROVIDERS = ("openai", "anthropic", "gemini", "hf")
 """Targets a model is shown the provider's dialect of the schema, nothing adopts back."""
+DIALECT_RUNTIMES = ("smolagents",)
+"""Targets that run a model's call and show a model their framework's own dialect of the schema."""
 
 
 def ran(conformance: Conformance) -> None:
@@ -31,10 +33,12 @@ def ran(conformance: Conformance) -> None:
         assert passed == {"convert", "schema", "round trip", "call", "refuse"}, results
     elif conformance.target in PROVIDERS:
         assert passed == {"convert", "call", "refuse"}, results
+    elif conformance.target in DIALECT_RUNTIMES:
+        assert passed == {"convert", "round trip", "call", "refuse"}, results
 
 
 def test_every_runtime_is_installed() -> None:
-    assert {*RUNTIMES, *PROVIDERS} <= set(installed_targets())
+    assert {*RUNTIMES, *PROVIDERS, *DIALECT_RUNTIMES} <= set(installed_targets())
 
 
 @pytest.mark.standard_tools(native_tools("langchain"))
@@ -49,4 +53,9 @@ def test_pydantic_ai_tools_conform(conformance: Conformance) -> None:
 
 @pytest.mark.standard_tools(native_tools("llama-index"))
 def test_llama_index_tools_conform(conformance: Conformance) -> None:
+    ran(conformance)
+
+
+@pytest.mark.standard_tools(native_tools("smolagents"))
+def test_smolagents_tools_conform(conformance: Conformance) -> None:
     ran(conformance)

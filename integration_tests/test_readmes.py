@@ -46,6 +46,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-openai-agents/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
+        "packages/standard-tool-smolagents/README.md",
         "packages/pytest-standard-tool/README.md",
         "integration_tests/toy-plugin/README.md",
         "benchmarks/README.md",
@@ -61,6 +62,7 @@ def test_every_readme_is_searched() -> None:
         "packages/standard-tool-mcp/README.md",
         "packages/standard-tool-openai-agents/README.md",
         "packages/standard-tool-pydantic-ai/README.md",
+        "packages/standard-tool-smolagents/README.md",
         "packages/pytest-standard-tool/README.md",
     } <= with_python
 

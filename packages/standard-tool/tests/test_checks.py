@@ -224,3 +224,51 @@ def test_the_legend_explains_every_check_and_word() -> None:
     assert all(f"{word} N: " in text for word in ("pass", "skip", "FAIL"))
     assert f"{DIRECT}: the tool called directly" in text
     assert DIRECT not in "\n".join(legend(["openai"]))
+
+
+class _Prechecked:
+    """A runtime whose framework refuses every call itself, naming no tool."""
+
+    target = "prechecked"
+
+    def __init__(self, prechecks: bool) -> None:
+        self.prechecks = prechecks
+
+    def native(self, tool: Any) -> Any:
+        return tool
+
+    def declaration(self, native: Any) -> dict[str, Any]:
+        return {}
+
+    def input_schema(self, native: Any) -> dict[str, Any]:
+        return st.input_json_schema(native)
+
+    def call(self, native: Any, arguments: Any, context: Any = None) -> Any:
+        from standard_tool.adapters import NativeOutcome
+
+        try:
+            return NativeOutcome(value=st.jsonable(st.call(native, arguments, context)))
+        except st.ToolValidationError:
+            return NativeOutcome(error="Argument a has the wrong type")
+
+    def adopted(self, native: Any) -> Any:
+        from contextlib import nullcontext
+
+        return nullcontext(native)
+
+
+@pytest.mark.parametrize("prechecks", [False, True])
+def test_a_refusal_naming_no_tool_passes_only_where_the_framework_prechecks(
+    prechecks: bool,
+) -> None:
+    results = check_tool(
+        sample_tools()["add"], ["prechecked"], runtimes={"prechecked": _Prechecked(prechecks)}
+    )
+    (refuse,) = [r for r in results if r.check == "refuse"]
+    if prechecks:
+        assert (refuse.status, refuse.reason) == (
+            "pass",
+            "refused by the framework's own check, which names no tool",
+        )
+    else:
+        assert (refuse.status, refuse.reason) == ("fail", "its error does not name the tool")

@@ -432,7 +432,7 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
     gives the same with the schemas in that dialect; an installed target gives what that
     framework sends a model (`langchain`: `convert_to_openai_tool`, `llama-index`: its
     `to_openai_tool`, `mcp`: the `tools/list` entry, `pydantic-ai`: the `ToolDefinition`,
-    `openai-agents`: its Responses API function declaration, a provider, `openai`, `anthropic`, `gemini` or `hf`: its envelope). `standard-tool targets`
+    `openai-agents`: its Responses API function declaration, `smolagents`: `get_tool_json_schema`, a provider, `openai`, `anthropic`, `gemini` or `hf`: its envelope). `standard-tool targets`
     lists the installed targets and dialects.
     """
     with ExitStack() as stack:
@@ -523,7 +523,7 @@ def call(
     Without `--via` (or with `--via standard`) the tool is called directly; with a target,
     the tool is converted to it and run as its framework runs a model's tool call
     (`langchain`: `invoke` with a `ToolCall`; `mcp`: served in memory and called by a
-    client; `pydantic-ai`, `llama-index` and `openai-agents`: an agent run with a scripted
+    client; `pydantic-ai`, `llama-index`, `openai-agents` and `smolagents`: an agent run with a scripted
     model; `openai`,
     `anthropic`, `gemini` and `hf`: a model's call in the provider's envelope, answered by
     `run_tool_calls`), and what the model would get back is printed.

@@ -141,6 +141,9 @@ class Runtime(Protocol):
     tool's. A runtime whose dialect depends on the object sets ``dialect`` to a function of
     the native object returning the dialect's name (``None``: the schema itself), and the
     checks compare :meth:`input_schema` with the tool's schema rendered in it.
+    tool's. A runtime whose framework checks a call's arguments itself before the tool runs,
+    and says so without naming the tool (smolagents' agents), sets ``prechecks = True``: the
+    checks then ask only that such a call is refused.
     """
 
     def native(self, tool: StandardTool) -> Any:

@@ -247,7 +247,9 @@ def check_tool(
     its adapter registers (:func:`standard_tool.registry.runtime`); a target with none
     (``None``) is converted, and the checks that need a runtime are skipped. A runtime with
     a true ``dialect`` attribute shows a model its own dialect of the schema: ``schema``
-    is skipped there. ``probed`` reuses the direct calls of an earlier :func:`probe` of ``tool``.
+    is skipped there; one with a true ``prechecks`` attribute refuses some calls itself,
+    before the tool runs, with an error that names no tool: ``refuse`` then asks only that
+    the call is refused. ``probed`` reuses the direct calls of an earlier :func:`probe` of ``tool``.
     Each step is bounded by ``timeout`` seconds; ``progress(target)`` is called after
     each target.
     """
@@ -470,6 +472,10 @@ def _refuse(
     shown = getattr(native, "name", None)  # the name the target gives the tool, if another
     names = [name, *([shown] if isinstance(shown, str) and shown else [])]
     if outcome.error is not None and not any(known in outcome.error for known in names):
+        if getattr(registered, "prechecks", False):
+            return result(
+                "refuse", "pass", "refused by the framework's own check, which names no tool"
+            )
         return result("refuse", "fail", "its error does not name the tool")
     return result("refuse", "pass")
 

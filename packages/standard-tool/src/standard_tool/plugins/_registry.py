@@ -59,6 +59,7 @@ KNOWN_PROVIDERS: Mapping[str, str] = {
     "mcp": "standard-tool-mcp",
     "openai-agents": "standard-tool-openai-agents",
     "pydantic-ai": "standard-tool-pydantic-ai",
+    "smolagents": "standard-tool-smolagents",
     **dict.fromkeys(("openai", "anthropic", "gemini", "hf"), "standard-tool"),
 }
 """The distribution that provides each of the project's own targets: it wins a name clash."""

@@ -74,6 +74,8 @@ class _ContractRuntime:
         self._contract = contract
         registered = contract.runtime()
         self.dialect = getattr(registered, "dialect", False) if registered else False
+        self.prechecks = bool(getattr(registered, "prechecks", False))
+        """As the registered runtime says: its framework refuses some calls itself."""
 
     def native(self, tool: StandardTool) -> Any:
         return self._contract.to_native(tool)
