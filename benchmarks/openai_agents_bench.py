@@ -62,7 +62,11 @@ async def calls(number: int = 100) -> None:
     pairs: list[tuple[str, FunctionTool, FunctionTool]] = [
         ("on_invoke_tool, sync function", function_tool(add), to_openai_agents(st.tool(add))),
         ("on_invoke_tool, async function", function_tool(aadd), to_openai_agents(st.tool(aadd))),
-        ("on_invoke_tool, raw JSON Schema tool", function_tool(add), to_openai_agents(schema_tool())),
+        (
+            "on_invoke_tool, raw JSON Schema tool",
+            function_tool(add),
+            to_openai_agents(schema_tool()),
+        ),
     ]
     for label, native, ours in pairs:
         for tool in (native, ours):
