@@ -142,7 +142,7 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             run=contract.call_native,
             adopt=contract.from_native,
             native_name=contract.native_name,
-            shown=functools.partial(expected_schema, contract.contract_runtime()),
+            shown=functools.partial(_shown, contract.contract_runtime()),
             prechecks=bool(getattr(contract.runtime(), "prechecks", False)),
         )
     out["openai-agents"].received = _strict_received
@@ -170,6 +170,14 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
         native_name=mcp.native_name,
     )
     return out
+
+
+def _shown(registered: Any, native: Any, tool: st.StandardTool) -> Any:
+    """The schema ``registered``'s framework shows for ``native`` (``expected_schema``), or,
+    for a framework with a dialect of its own that names no provider dialect (smolagents'
+    ``inputs``), the tool's own schema, which the native object carries for adoption."""
+    expected = expected_schema(registered, native, tool)
+    return st.input_json_schema(tool) if expected is None else expected
 
 
 def _strict_received(native: Any, value: Any) -> Any:
