@@ -8,6 +8,9 @@ import warnings
 
 import pytest
 
+from standard_tool import targets
+from standard_tool.registry import runtime
+
 pytest_plugins = ["pytester"]
 
 with warnings.catch_warnings():
@@ -16,6 +19,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     with contextlib.suppress(ImportError):
         importlib.import_module("llama_index.core.tools")
+    # every installed runtime loaded (its framework imported) before any test: pytester drops
+    # the modules a test imports when it ends, and a framework imported inside one (a test
+    # asking a runtime what it shows) would leave a second copy of the modules it shares with
+    # another (openai-agents imports parts of mcp)
+    for info in targets():
+        runtime(info.name)
 
 
 def pytest_configure(config: pytest.Config) -> None:
