@@ -24,6 +24,7 @@ import asyncio
 import copy
 import functools
 import importlib.util
+import json
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
@@ -46,6 +47,20 @@ TARGETS = (
     "mcp",
     "openai-agents",
 )
+
+
+def refusal_payload(text: str) -> dict[str, Any]:
+    """The refusal's one JSON line in what a model read: the whole text in every framework but
+    smolagents, whose agent puts a tool's error inside a sentence of its own ("Error executing
+    tool ... : ToolRefusedError: {...}")."""
+    decoder = json.JSONDecoder()
+    for line in text.splitlines():
+        start = line.find('{"')
+        if start >= 0:
+            payload, _ = decoder.raw_decode(line, start)
+            if isinstance(payload, dict) and "code" in payload:
+                return payload
+    raise AssertionError(f"no refusal in {text!r}")
 
 
 def load(path: str, name: str) -> ModuleType:

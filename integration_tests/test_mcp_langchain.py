@@ -13,6 +13,7 @@ pytest.importorskip("standard_tool_langchain")
 
 from langchain_core.messages import ToolMessage  # noqa: E402
 from langchain_core.tools import tool as langchain_tool  # noqa: E402
+from runtimes import refusal_payload  # noqa: E402
 
 from standard_tool import adopt, convert, input_json_schema, targets  # noqa: E402
 from standard_tool.boundary import CallRequest, Decision, Gate  # noqa: E402
@@ -132,6 +133,6 @@ def test_a_served_guarded_tools_refusal_reaches_every_runtime_with_its_code(targ
     with connect(to_mcp_server(_guarded()), timeout=20) as (adopted,):
         got = framework.call(framework.native(adopted), {"a": 0, "b": 7}, None)
     assert got.error is not None and want.error is not None
-    remote, local = json.loads(got.error), json.loads(want.error)
+    remote, local = refusal_payload(got.error), refusal_payload(want.error)
     assert remote["code"] == local["code"] == "not_found"
     assert remote["message"] == local["message"] == "No such factor."
