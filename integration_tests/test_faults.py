@@ -291,12 +291,41 @@ def bad_bytes() -> Any:
     return {"raw": b"\xff\xfe"}
 
 
-@pytest.mark.parametrize("tool", [not_a_number, circular, bad_bytes], ids=lambda t: t.name)
+@st.tool
+def huge_number() -> int:
+    """Return an int Python writes no text for (more than 4300 digits)."""
+    return 10**5000
+
+
+@st.tool
+async def huge_nested_number() -> dict[str, Any]:
+    """Return one inside an object (async)."""
+    return {"count": [-(10**4300)]}
+
+
+def _huge(input: Any, context: Any = None) -> Any:
+    return {"count": 10**4300}
+
+
+huge_raw = st.Tool(
+    name="huge_raw",
+    description="Return a huge int from a raw JSON Schema tool.",
+    input_schema={"type": "object"},
+    execute=_huge,
+)
+
+
+@pytest.mark.parametrize(
+    "tool",
+    [not_a_number, circular, bad_bytes, huge_number, huge_nested_number, huge_raw],
+    ids=lambda t: t.name,
+)
 def test_a_result_that_is_not_json_is_an_output_error(
     rt: dict[str, Runtime], tool: st.StandardTool
 ) -> None:
     for target, error in errors(everywhere(rt, tool, {})).items():
         assert tool.name in error and "output" in error.lower(), (target, error)
+        assert "4300 digits" in error or "huge" not in tool.name, (target, error)
     assert st.call(sample_tools()["add"], {"a": 1}) == 2
 
 

@@ -163,6 +163,8 @@ BAD: dict[str, Callable[[], Any]] = {
     "lone-surrogate": lambda: "a\ud800",
     "lone-surrogate-key": lambda: {"\udfff": 1},
     "too-deep": _deep,
+    "huge-int": lambda: 10**4300,  # more than 4300 digits: Python writes no text for it
+    "huge-negative-int": lambda: -(10**5000),
     # jsonschema-rs reads these as their values wherever it looks: only the walk refuses them
     "decimal": lambda: decimal.Decimal("1"),
     "enum-int": lambda: Colour.RED,
@@ -299,32 +301,42 @@ _JSON_LEAVES = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=5),
 )
-_OTHER_LEAVES = st.sampled_from(
-    [
-        # not JSON data
-        float("nan"),
-        float("inf"),
-        -float("inf"),
-        1j,
-        b"x",
-        bytearray(b"x"),
-        frozenset(),
-        object(),
-        decimal.Decimal("1.5"),
-        decimal.Decimal("2"),
-        Colour.RED,
-        Mood.GLAD,
-        Letter.X,
-        range(2),
-        "\ud83d",
-        # JSON data, though not of the exact types the fast walk takes
-        (),
-        (1, "x"),
-        Level.HIGH,
-        Size.BIG,
-        Text("x"),
-        True,
-    ]
+# ints of more than 4300 digits (not JSON data) and of 4300 (JSON data), made when drawn: such an
+# int has no repr for a strategy to show
+_HUGE_INTS = st.builds(
+    lambda digits, sign: sign * 10 ** (digits - 1),
+    st.sampled_from([4300, 4301, 5000]),
+    st.sampled_from([1, -1]),
+)
+_OTHER_LEAVES = st.one_of(
+    _HUGE_INTS,
+    st.sampled_from(
+        [
+            # not JSON data
+            float("nan"),
+            float("inf"),
+            -float("inf"),
+            1j,
+            b"x",
+            bytearray(b"x"),
+            frozenset(),
+            object(),
+            decimal.Decimal("1.5"),
+            decimal.Decimal("2"),
+            Colour.RED,
+            Mood.GLAD,
+            Letter.X,
+            range(2),
+            "\ud83d",
+            # JSON data, though not of the exact types the fast walk takes
+            (),
+            (1, "x"),
+            Level.HIGH,
+            Size.BIG,
+            Text("x"),
+            True,
+        ]
+    ),
 )
 _KEYS = st.one_of(
     st.sampled_from(["a", "b", "c", "x", "p1"]),

@@ -4,6 +4,7 @@ read as too large; every message can be sent back as UTF-8."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -121,3 +122,52 @@ def test_an_integer_too_large_to_read_is_said_to_be_too_large() -> None:
     assert "too large" in error and "not valid JSON" not in error, error
     assert big not in error
     assert "not valid JSON" in json.loads(second["output"])["error"]
+
+
+HUGE = 10**4300  # 4301 digits: Python writes no text for it
+
+
+def _huge(input: Any, context: Any = None) -> Any:
+    return {"n": -HUGE} if input.get("nested") else HUGE
+
+
+@st.tool
+def huge(nested: bool = False) -> Any:
+    """Return an int of more than 4300 digits."""
+    return {"n": -HUGE} if nested else HUGE
+
+
+@st.tool
+async def ahuge(nested: bool = False) -> int:
+    """The same, async, its output declared an int."""
+    return HUGE
+
+
+RAW_HUGE = st.Tool(name="raw_huge", description="d", input_schema={"type": "object"}, execute=_huge)
+
+
+@pytest.mark.parametrize("tool", [huge, ahuge, RAW_HUGE], ids=lambda t: t.name)
+@pytest.mark.parametrize("nested", [False, True])
+def test_an_output_number_too_large_to_write_is_refused(tool: Any, nested: bool) -> None:
+    for run in (st.call, lambda t, i: asyncio.run(st.acall(t, i))):
+        with pytest.raises(st.ToolValidationError) as raised:
+            run(tool, {"nested": nested})
+        assert raised.value.target == "output"
+        assert "too large to write (more than 4300 digits)" in str(raised.value)
+    args = {"nested": nested}
+    calls = {
+        "openai": [
+            {
+                "type": "function_call",
+                "call_id": "c",
+                "name": tool.name,
+                "arguments": json.dumps(args),
+            }
+        ],
+        "anthropic": [{"type": "tool_use", "id": "c", "name": tool.name, "input": args}],
+        "gemini": [{"functionCall": {"name": tool.name, "args": args}}],
+        "hf": [{"type": "function", "function": {"name": tool.name, "arguments": args}}],
+    }
+    for provider, made in calls.items():
+        (answer,) = run_tool_calls([tool], made, provider=provider)
+        assert "4300 digits" in json.dumps(answer) and tool.name in json.dumps(answer), provider

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from .._protocols import StandardTool
 from ..exceptions import StandardToolError
-from ..schema._json import SCALARS, is_json_data
+from ..schema._json import MAX_INT, SCALARS, is_json_data
 from ._call import (
     Accepting,
     CoreTool,
@@ -135,7 +135,9 @@ def call_accepted(
         elif seconds is None:
             result = run(value, context)
             kind = type(result)
-            if kind in SCALARS and (kind is not str or result.isascii()):
+            if kind in SCALARS and (
+                result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+            ):
                 return result
             if kind is not dict and kind is not list and inspect.isawaitable(result):
                 result = wait(result, None)
@@ -145,7 +147,9 @@ def call_accepted(
                 raise Expired
             result = future.result()
         kind = type(result)
-        if kind not in SCALARS or (kind is str and not result.isascii()):
+        if kind not in SCALARS or not (
+            result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+        ):
             _check_output(tool, result)
         return result
     except Expired:
@@ -188,7 +192,9 @@ async def _acall_accepted(
         else:
             result = await thread_within(seconds, _execute_fully, run, value, context)
         kind = type(result)
-        if kind not in SCALARS or (kind is str and not result.isascii()):
+        if kind not in SCALARS or not (
+            result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+        ):
             _check_output(tool, result)
         return result
     except Expired:

@@ -28,7 +28,7 @@ from ..exceptions import (
     ToolValidationError,
     UsageError,
 )
-from ..schema._json import SCALARS, json_issues, plain
+from ..schema._json import MAX_INT, SCALARS, json_issues, plain
 from ._redact import redact_error, secrets_of
 from ._waiting import (
     Expired,
@@ -189,7 +189,7 @@ def _not_a_tool(obj: Any, caller: str) -> UsageError:
 def _check_output(tool: Any, result: Any) -> None:
     """A result must serialize to JSON data (see :func:`standard_tool.jsonable`)."""
     kind = type(result)
-    if kind in SCALARS and (kind is not str or plain(result)):
+    if kind in SCALARS and plain(result):
         return
     if isinstance(tool, CoreTool) and tool._output_is_json():
         return  # its execute held the result to JSON data already
@@ -229,7 +229,9 @@ def call(
         if seconds is None:
             result = execute(input, context)
             kind = type(result)
-            if kind in SCALARS and (kind is not str or result.isascii()):
+            if kind in SCALARS and (
+                result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+            ):
                 return result
             if kind is not dict and kind is not list and inspect.isawaitable(result):
                 result = wait(result, None)

@@ -27,6 +27,7 @@ __all__ = [
     "BUDGET",
     "LARGE_NUMBER",
     "MAX_DEPTH",
+    "MAX_INT",
     "MAX_ISSUES",
     "SCALARS",
     "TOO_LARGE_NUMBER",
@@ -45,9 +46,15 @@ MAX_ISSUES = 50
 """Most issues reported for one value."""
 
 SCALARS: frozenset[type] = frozenset({str, int, bool, type(None)})
-"""The exact types that are JSON data on their own (a float must also be finite)."""
+"""The exact types that are JSON data on their own (a float must also be finite, a string
+valid Unicode, an int below :data:`MAX_INT`)."""
+
+MAX_INT = 10**4300
+"""An int this large or larger (more than 4300 digits) is not JSON data: Python writes no
+text for it (``sys.get_int_max_str_digits``), so no answer could carry it."""
 
 NOT_FINITE = "must be a finite number (NaN and infinity are not JSON)"
+TOO_LONG_NUMBER = "is a number too large to write (more than 4300 digits)"
 TOO_DEEP = (Issue(f"value nests deeper than {MAX_DEPTH} levels"),)
 _BAD_KEY = "has a key that is not a string"
 NOT_UNICODE = "is a string that is not valid Unicode (it holds a lone surrogate)"
@@ -102,7 +109,9 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
                     if child_kind is str:
                         if not child.isascii() and broken(child):
                             issues.append(Issue(NOT_UNICODE, (*path, index)))
-                    elif child_kind not in SCALARS and (child_kind is not float or child - child):
+                    elif (
+                        child_kind not in SCALARS and (child_kind is not float or child - child)
+                    ) or (child_kind is int and not -MAX_INT < child < MAX_INT):
                         push((child, (*path, index), depth + 1))
                 continue
             if convert and id(node) not in made and not all(isinstance(k, str) for k in node):
@@ -125,7 +134,9 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
                 if child_kind is str:
                     if not child.isascii() and broken(child):
                         issues.append(Issue(NOT_UNICODE, (*path, key)))
-                elif child_kind not in SCALARS and (child_kind is not float or child - child):
+                elif (child_kind not in SCALARS and (child_kind is not float or child - child)) or (
+                    child_kind is int and not -MAX_INT < child < MAX_INT
+                ):
                     push((child, (*path, key), depth + 1))
         elif isinstance(node, float):
             if node - node:
@@ -134,7 +145,8 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
             if not node.isascii() and broken(node):
                 issues.append(Issue(NOT_UNICODE, path))
         elif isinstance(node, int):
-            continue
+            if not -MAX_INT < node < MAX_INT:
+                issues.append(Issue(TOO_LONG_NUMBER, path))
         elif isinstance(node, Iterator):  # serializing it would read it up, and lose it
             issues.append(Issue(_ONE_SHOT.format(kind.__name__), path))
         elif convert and id(node) not in made:
@@ -180,6 +192,9 @@ def plain(value: Any) -> bool:
             return False
     if kind is str:
         return value.isascii() or not broken(value)
+    if kind is int:
+        number: int = value
+        return -MAX_INT < number < MAX_INT
     return kind in SCALARS or (kind is float and not value - value)
 
 
@@ -195,7 +210,10 @@ def plain_container(node: Any, depth: int, budget: int) -> int:
                 return -1
             kind = type(item)
             if kind in SCALARS:
-                if kind is str and not item.isascii() and broken(item):
+                if kind is str:
+                    if not item.isascii() and broken(item):
+                        return -1
+                elif kind is int and not -MAX_INT < item < MAX_INT:
                     return -1
                 continue
             if kind is float:
@@ -211,7 +229,10 @@ def plain_container(node: Any, depth: int, budget: int) -> int:
     for item in node:
         kind = type(item)
         if kind in SCALARS:
-            if kind is str and not item.isascii() and broken(item):
+            if kind is str:
+                if not item.isascii() and broken(item):
+                    return -1
+            elif kind is int and not -MAX_INT < item < MAX_INT:
                 return -1
             continue
         if kind is float:

@@ -22,7 +22,16 @@ from .._protocols import StandardSchema
 from ..exceptions import ToolValidationError
 from ..run._accepted import raised
 from ..run._call import Accepting, _check_output as check_result
-from ..schema._json import BUDGET, SCALARS, TOO_DEEP, broken, json_issues, plain, plain_container
+from ..schema._json import (
+    BUDGET,
+    MAX_INT,
+    SCALARS,
+    TOO_DEEP,
+    broken,
+    json_issues,
+    plain,
+    plain_container,
+)
 from ..schema._schema import JsonSchema, PydanticSchema, issues_from_pydantic
 
 __all__ = [
@@ -154,6 +163,7 @@ def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Chec
                 if (
                     type(key) is not str
                     or (kind not in SCALARS and (kind is not float or item - item))
+                    or (kind is int and not -MAX_INT < item < MAX_INT)
                     or (not key.isascii() and broken(key))
                     or (kind is str and not item.isascii() and broken(item))
                 ):
@@ -384,7 +394,11 @@ def checked_executor(
                 if check_output is not None and kind is not exact_output:
                     result = check_output(result)
                     kind = type(result)
-                if kind not in SCALARS or (kind is str and not result.isascii()):
+                if (
+                    kind not in SCALARS
+                    or (kind is str and not result.isascii())
+                    or (kind is int and not -MAX_INT < result < MAX_INT)
+                ):
                     check_result(tool, result)
                 return result
             except BaseException as exc:
@@ -446,7 +460,10 @@ def _json_schema_executor(
                         break
                     kind = type(item)
                     if kind in SCALARS:
-                        if kind is str and not item.isascii() and broken(item):
+                        if kind is str:
+                            if not item.isascii() and broken(item):
+                                break
+                        elif kind is int and not -MAX_INT < item < MAX_INT:
                             break
                         continue
                     if kind is float:
