@@ -100,10 +100,16 @@ _MARGIN = 0.5
 """Seconds a call waits beyond the timeout a tool other than :class:`Tool` declares: such a
 tool may enforce its limit itself, and then reports it first, in its own words."""
 
+_INFINITY = float("inf")
+
 
 def _declared(tool: Any) -> float | None:
     declared = getattr(tool, "timeout", None)
-    return None if declared is None else timeout_seconds(declared, f"tool {_name(tool)!r}: ")
+    if declared is None:
+        return None
+    if type(declared) is float and 0 < declared < _INFINITY:  # every call's path: no message made
+        return declared
+    return timeout_seconds(declared, f"tool {_name(tool)!r}: ")
 
 
 def _limit(tool: Any, timeout: Any) -> float | None:

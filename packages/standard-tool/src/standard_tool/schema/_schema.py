@@ -88,6 +88,11 @@ class JsonSchema:
         issues = json_issues(value)
         if issues is not None:
             return issues
+        return self.data_issues(value)
+
+    def data_issues(self, value: Any, /) -> tuple[Issue, ...] | None:
+        """:meth:`issues` of a value known to be JSON data (what :func:`jsonable` returned, or
+        what a JSON reader read): the schema alone, no walk of the value first."""
         validator = self._validator
         try:
             if validator.is_valid(value):

@@ -17,7 +17,7 @@ from ..exceptions import (
 from ..run._call import CoreTool, acall, call
 from ..run._redact import redact_error
 from ..schema._json import jsonable
-from ..schema._schema import as_schema
+from ..schema._schema import JsonSchema, as_schema
 
 __all__ = ["FIELDS", "WrapperTool", "keyword_functions"]
 
@@ -172,16 +172,31 @@ class WrapperTool(CoreTool):
         schema = self._schema(side)
         if schema is None:
             return value
-        checked = value
         if side == "output":  # a framework may return models or dates: check their JSON form
             try:
                 checked = jsonable(value)
             except NotJsonError as exc:
                 raise ToolValidationError(self.name, side, exc.issues) from None
+            if type(schema) is JsonSchema:  # JSON data now: the schema alone
+                issues = schema.data_issues(checked)
+                if issues is not None:
+                    raise ToolValidationError(self.name, side, issues)
+                return value
+        else:
+            checked = value
         result = schema.validate(checked)
         if result.issues is not None:
             raise ToolValidationError(self.name, side, result.issues)
         return value  # checked, not transformed: the wrapped object parses its own input
+
+    def _output_is_json(self) -> bool:
+        # every result has passed _check("output"), which held it to JSON data, unless
+        # handle() made one of a failure
+        return (
+            self.validate_output
+            and self.output_schema is not None
+            and type(self).handle is WrapperTool.handle
+        )
 
     def _schema(self, side: Literal["input", "output"]) -> StandardSchema | None:
         """The field's schema as a StandardSchema, remade only when the field changes."""
