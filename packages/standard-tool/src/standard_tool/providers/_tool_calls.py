@@ -293,16 +293,25 @@ def read_tool_calls(calls: Any, provider: str) -> list[ToolCall]:
     that names no tool is read with the name ``""`` (and answered as an unknown tool)."""
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
-    # filter(None, ...) drops the items that are no call (a ToolCall, a 4-tuple, is true)
     if provider == "openai":
-        return list(filter(None, map(_openai_call, _items(calls, "output", "tool_calls"))))
+        return _read(_openai_call, _items(calls, "output", "tool_calls"))
     if provider == "anthropic":
-        return list(filter(None, map(_anthropic_call, _items(calls, "content"))))
+        return _read(_anthropic_call, _items(calls, "content"))
     if provider == "gemini":
-        return list(filter(None, map(_gemini_call, _gemini_parts(calls))))
+        return _read(_gemini_call, _gemini_parts(calls))
     found = getattr(calls, "calls", None)  # a ParsedCompletion
-    items = _items(found if found is not None else calls, "tool_calls")
-    return list(filter(None, map(_hf_call, items)))
+    return _read(_hf_call, _items(found if found is not None else calls, "tool_calls"))
+
+
+def _read(reader: Callable[[Any], ToolCall | None], items: list[Any]) -> list[ToolCall]:
+    """The calls ``reader`` finds in ``items``, the items that are no call skipped (a plain
+    loop: for the one or few items of a turn, cheaper than a comprehension or map)."""
+    found: list[ToolCall] = []
+    for item in items:
+        call = reader(item)
+        if call is not None:
+            found.append(call)
+    return found
 
 
 def _text(value: Any) -> str | None:
@@ -423,7 +432,13 @@ def answer(call: ToolCall, outcome: _Outcome) -> dict[str, Any]:
     form = call.form
     if form == "responses":
         value = outcome.value
-        text = value if outcome.ok and type(value) is str else _content(outcome)
+        kind = type(value)
+        if outcome.ok and kind is str:
+            text = value
+        elif outcome.ok and kind is int:
+            text = int.__repr__(value)
+        else:
+            text = _content(outcome)
         return {"type": "function_call_output", "call_id": call.id, "output": text}
     if form == "chat":
         return {"role": "tool", "tool_call_id": call.id, "content": _content(outcome)}
@@ -488,9 +503,13 @@ def run_tool_calls(
     has none), the id a guarded tool runs the call under once. ``timeout`` bounds each call.
     """
     box = toolbox(tools, provider)
-    found = _checked(read_tool_calls(calls, provider))
-    if len(found) == 1:
-        return [answer(found[0], box.run(found[0], context, timeout))]
+    found = read_tool_calls(calls, provider)
+    if len(found) == 1:  # the common turn: no event loop, and the id checked here
+        only = found[0]
+        if only.id is None and only.form in _ANSWERED_BY_ID:
+            _checked(found)
+        return [answer(only, box.run(only, context, timeout))]
+    _checked(found)
     if found:
         outcomes = run_sync(box.arun_all(found, context, timeout))
     else:
