@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from .._protocols import StandardTool
 from ..exceptions import StandardToolError
-from ..schema._json import MAX_INT, SCALARS, is_json_data
+from ..schema._json import MAX_INT, MIN_INT, SCALARS, is_json_data
 from ._call import (
     Accepting,
     CoreTool,
@@ -136,7 +136,7 @@ def call_accepted(
             result = run(value, context)
             kind = type(result)
             if kind in SCALARS and (
-                result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+                result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
             ):
                 return result
             if kind is not dict and kind is not list and inspect.isawaitable(result):
@@ -148,7 +148,7 @@ def call_accepted(
             result = future.result()
         kind = type(result)
         if kind not in SCALARS or not (
-            result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+            result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
         ):
             _check_output(tool, result)
         return result
@@ -193,7 +193,7 @@ async def _acall_accepted(
             result = await thread_within(seconds, _execute_fully, run, value, context)
         kind = type(result)
         if kind not in SCALARS or not (
-            result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+            result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
         ):
             _check_output(tool, result)
         return result

@@ -28,7 +28,7 @@ from ..exceptions import (
     ToolValidationError,
     UsageError,
 )
-from ..schema._json import MAX_INT, SCALARS, json_issues, plain
+from ..schema._json import MAX_INT, MIN_INT, SCALARS, json_issues, plain
 from ._redact import redact_error, secrets_of
 from ._waiting import (
     Expired,
@@ -236,7 +236,7 @@ def call(
             result = execute(input, context)
             kind = type(result)
             if kind in SCALARS and (
-                result.isascii() if kind is str else kind is not int or -MAX_INT < result < MAX_INT
+                result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
             ):
                 return result
             if kind is not dict and kind is not list and inspect.isawaitable(result):

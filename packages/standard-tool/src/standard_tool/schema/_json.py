@@ -29,6 +29,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_INT",
     "MAX_ISSUES",
+    "MIN_INT",
     "SCALARS",
     "TOO_LARGE_NUMBER",
     "broken",
@@ -52,6 +53,10 @@ valid Unicode, an int below :data:`MAX_INT`)."""
 MAX_INT = 10**4300
 """An int this large or larger (more than 4300 digits) is not JSON data: Python writes no
 text for it (``sys.get_int_max_str_digits``), so no answer could carry it."""
+
+MIN_INT = -MAX_INT
+"""An int this small or smaller is not JSON data either (made once: the hot paths compare
+with it, and negating :data:`MAX_INT` anew would build a 1,800-byte int each time)."""
 
 NOT_FINITE = "must be a finite number (NaN and infinity are not JSON)"
 TOO_LONG_NUMBER = "is a number too large to write (more than 4300 digits)"
@@ -111,7 +116,7 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
                             issues.append(Issue(NOT_UNICODE, (*path, index)))
                     elif (
                         child_kind not in SCALARS and (child_kind is not float or child - child)
-                    ) or (child_kind is int and not -MAX_INT < child < MAX_INT):
+                    ) or (child_kind is int and not MIN_INT < child < MAX_INT):
                         push((child, (*path, index), depth + 1))
                 continue
             if convert and id(node) not in made and not all(isinstance(k, str) for k in node):
@@ -135,7 +140,7 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
                     if not child.isascii() and broken(child):
                         issues.append(Issue(NOT_UNICODE, (*path, key)))
                 elif (child_kind not in SCALARS and (child_kind is not float or child - child)) or (
-                    child_kind is int and not -MAX_INT < child < MAX_INT
+                    child_kind is int and not MIN_INT < child < MAX_INT
                 ):
                     push((child, (*path, key), depth + 1))
         elif isinstance(node, float):
@@ -145,7 +150,7 @@ def json_issues(value: Any, *, convert: bool = False) -> tuple[Issue, ...] | Non
             if not node.isascii() and broken(node):
                 issues.append(Issue(NOT_UNICODE, path))
         elif isinstance(node, int):
-            if not -MAX_INT < node < MAX_INT:
+            if not MIN_INT < node < MAX_INT:
                 issues.append(Issue(TOO_LONG_NUMBER, path))
         elif isinstance(node, Iterator):  # serializing it would read it up, and lose it
             issues.append(Issue(_ONE_SHOT.format(kind.__name__), path))
@@ -194,7 +199,7 @@ def plain(value: Any) -> bool:
         return value.isascii() or not broken(value)
     if kind is int:
         number: int = value
-        return -MAX_INT < number < MAX_INT
+        return MIN_INT < number < MAX_INT
     return kind in SCALARS or (kind is float and not value - value)
 
 
@@ -213,7 +218,7 @@ def plain_container(node: Any, depth: int, budget: int) -> int:
                 if kind is str:
                     if not item.isascii() and broken(item):
                         return -1
-                elif kind is int and not -MAX_INT < item < MAX_INT:
+                elif kind is int and not MIN_INT < item < MAX_INT:
                     return -1
                 continue
             if kind is float:
@@ -232,7 +237,7 @@ def plain_container(node: Any, depth: int, budget: int) -> int:
             if kind is str:
                 if not item.isascii() and broken(item):
                     return -1
-            elif kind is int and not -MAX_INT < item < MAX_INT:
+            elif kind is int and not MIN_INT < item < MAX_INT:
                 return -1
             continue
         if kind is float:

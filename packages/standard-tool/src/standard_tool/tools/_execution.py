@@ -25,6 +25,7 @@ from ..run._call import Accepting, _check_output as check_result
 from ..schema._json import (
     BUDGET,
     MAX_INT,
+    MIN_INT,
     SCALARS,
     TOO_DEEP,
     broken,
@@ -156,16 +157,21 @@ def _pydantic_checker(schema: PydanticSchema, tool: str, target: Target) -> Chec
     if target == "output":  # a validated Python value: call() checks that it serializes to JSON
         return check_pydantic
 
+    low, high = MIN_INT, MAX_INT  # read from the closure, faster than globals
+
     def check_pydantic_input(value: Any) -> Any:
         if type(value) is dict:
             for key, item in value.items():
                 kind = type(item)
                 if (
                     type(key) is not str
-                    or (kind not in SCALARS and (kind is not float or item - item))
-                    or (kind is int and not -MAX_INT < item < MAX_INT)
                     or (not key.isascii() and broken(key))
-                    or (kind is str and not item.isascii() and broken(item))
+                    or (
+                        (kind is str and not item.isascii() and broken(item))
+                        or (kind is int and not low < item < high)
+                        if kind in SCALARS
+                        else kind is not float or item - item
+                    )
                 ):
                     break
             else:
@@ -375,6 +381,7 @@ def checked_executor(
     time limit, in one coroutine: the result held to JSON data, anything raised a typed
     error as ``acall`` makes it (``raised``)."""
     if is_async:
+        low, high = MIN_INT, MAX_INT  # read from the closure, faster than globals
 
         async def run_async(value: Any, context: Any = None) -> Any:
             try:
@@ -397,7 +404,7 @@ def checked_executor(
                 if (
                     kind not in SCALARS
                     or (kind is str and not result.isascii())
-                    or (kind is int and not -MAX_INT < result < MAX_INT)
+                    or (kind is int and not low < result < high)
                 ):
                     check_result(tool, result)
                 return result
@@ -448,6 +455,7 @@ def _json_schema_executor(
     """``execute`` of a sync tool with a raw JSON Schema input: the checker's fast path
     (:func:`_json_schema_checker`) inline, so a valid input costs one frame less."""
     is_valid: Callable[[Any], bool] | None = None  # compiled on first use
+    low, high = MIN_INT, MAX_INT  # read from the closure, faster than globals
 
     def execute_json(input: Any, context: Any = None) -> Any:
         nonlocal is_valid
@@ -463,7 +471,7 @@ def _json_schema_executor(
                         if kind is str:
                             if not item.isascii() and broken(item):
                                 break
-                        elif kind is int and not -MAX_INT < item < MAX_INT:
+                        elif kind is int and not low < item < high:
                             break
                         continue
                     if kind is float:
