@@ -180,7 +180,11 @@ class MCPTool(WrapperTool):
                 refused = state.refused.get(self.name)
                 if refused is not None:
                     raise refused
-        meta = context.get("meta") if isinstance(context, Mapping) else None
+        meta = None  # no abc check of a call without context, on every call's path
+        if context is not None and (type(context) is dict or isinstance(context, Mapping)):
+            meta = context.get("meta")
+            if meta is not None and not isinstance(meta, Mapping):
+                meta = None
         reporter = current_reporter()
         progress = None  # none asked of the server when nobody listens
         if reporter is not None or self.progress is not None:
@@ -195,7 +199,7 @@ class MCPTool(WrapperTool):
                 name,
                 input,
                 self.timeout,
-                meta if isinstance(meta, Mapping) else None,
+                meta,
                 progress,
             )
             result = await (request if here is self._loop else self._hop(request))

@@ -327,10 +327,11 @@ def call_tool(
 
     ``progress`` receives the call's progress notifications.
     """
+    limit = timeout if timeout is None or MAJOR >= 2 else timedelta(seconds=timeout)  # _timeout
     request: Coroutine[Any, Any, types.CallToolResult] = session.call_tool(
         name,
         arguments,
-        _timeout(timeout),
+        limit,
         progress_callback=progress,
         meta=dict(meta) if meta else None,
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable
+from types import FunctionType, MethodType
 from typing import Any, ClassVar, NamedTuple
 
 from .._probe import attribute, holds, is_instance
@@ -101,6 +102,7 @@ _MARGIN = 0.5
 tool may enforce its limit itself, and then reports it first, in its own words."""
 
 _INFINITY = float("inf")
+_COROUTINE = inspect.CO_COROUTINE
 
 
 def _declared(tool: Any) -> float | None:
@@ -287,7 +289,15 @@ async def acall(
         seconds = None
     try:
         aexecute = getattr(tool, "aexecute", None)
-        if aexecute is not None and inspect.iscoroutinefunction(aexecute):
+        if aexecute is not None and (
+            # a method defined with async def, seen without inspect's five calls
+            (
+                type(aexecute) is MethodType
+                and type(function := aexecute.__func__) is FunctionType
+                and function.__code__.co_flags & _COROUTINE
+            )
+            or inspect.iscoroutinefunction(aexecute)
+        ):
             coroutine = aexecute(input, context)
         elif inspect.iscoroutinefunction(execute):
             coroutine = execute(input, context)

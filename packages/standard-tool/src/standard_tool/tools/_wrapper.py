@@ -182,6 +182,11 @@ class WrapperTool(CoreTool):
                 if issues is not None:
                     raise ToolValidationError(self.name, side, issues)
                 return value
+        elif type(schema) is JsonSchema:  # its issues, with no Result made
+            issues = schema.issues(value)
+            if issues is not None:
+                raise ToolValidationError(self.name, side, issues)
+            return value
         else:
             checked = value
         result = schema.validate(checked)
