@@ -267,13 +267,17 @@ _MAX_NESTING = 32
 def _items(value: Any, *keys: str) -> list[Any]:
     """The list under the first of ``keys`` ``value`` has (followed down, envelope by
     envelope), or ``value`` itself as a list."""
-    for _ in range(_MAX_NESTING):
-        if type(value) is list:
+    envelopes = 0
+    while True:
+        if type(value) is list:  # the common case, first, with no counter made
             for item in value:
                 if type(item) is not dict:
                     break
             else:
                 return value
+        if envelopes == _MAX_NESTING:
+            raise UsageError(f"the tool calls nest more than {_MAX_NESTING} envelopes deep")
+        envelopes += 1
         value = _plain(value)
         if isinstance(value, Mapping):
             key = next((key for key in keys if key in value), None)
@@ -284,7 +288,6 @@ def _items(value: Any, *keys: str) -> list[Any]:
             return [_plain(item) for item in value]
         else:
             raise UsageError(f"tool calls come as a list or a message, not {type(value).__name__}")
-    raise UsageError(f"the tool calls nest more than {_MAX_NESTING} envelopes deep")
 
 
 def read_tool_calls(calls: Any, provider: str) -> list[ToolCall]:
@@ -293,23 +296,20 @@ def read_tool_calls(calls: Any, provider: str) -> list[ToolCall]:
     that names no tool is read with the name ``""`` (and answered as an unknown tool)."""
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
+    reader: Callable[[Any], ToolCall | None]
     if provider == "openai":
-        return _read(_openai_call, _items(calls, "output", "tool_calls"))
-    if provider == "anthropic":
-        return _read(_anthropic_call, _items(calls, "content"))
-    if provider == "gemini":
-        return _read(_gemini_call, _gemini_parts(calls))
-    found = getattr(calls, "calls", None)  # a ParsedCompletion
-    return _read(_hf_call, _items(found if found is not None else calls, "tool_calls"))
-
-
-def _read(reader: Callable[[Any], ToolCall | None], items: list[Any]) -> list[ToolCall]:
-    """The calls ``reader`` finds in ``items``, the items that are no call skipped (a plain
-    loop: for the one or few items of a turn, cheaper than a comprehension or map)."""
+        reader, items = _openai_call, _items(calls, "output", "tool_calls")
+    elif provider == "anthropic":
+        reader, items = _anthropic_call, _items(calls, "content")
+    elif provider == "gemini":
+        reader, items = _gemini_call, _gemini_parts(calls)
+    else:
+        parsed = getattr(calls, "calls", None)  # a ParsedCompletion
+        reader, items = _hf_call, _items(parsed if parsed is not None else calls, "tool_calls")
     found: list[ToolCall] = []
-    for item in items:
+    for item in items:  # a plain loop: for the few items of a turn, cheaper than map
         call = reader(item)
-        if call is not None:
+        if call is not None:  # an item that is no call is skipped
             found.append(call)
     return found
 
