@@ -327,11 +327,10 @@ def call_tool(
 
     ``progress`` receives the call's progress notifications.
     """
-    limit = timeout if timeout is None or MAJOR >= 2 else timedelta(seconds=timeout)  # _timeout
     request: Coroutine[Any, Any, types.CallToolResult] = session.call_tool(
         name,
         arguments,
-        limit,
+        _timeout(timeout),
         progress_callback=progress,
         meta=dict(meta) if meta else None,
     )

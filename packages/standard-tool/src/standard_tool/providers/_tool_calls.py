@@ -432,13 +432,7 @@ def answer(call: ToolCall, outcome: _Outcome) -> dict[str, Any]:
     form = call.form
     if form == "responses":
         value = outcome.value
-        kind = type(value)
-        if outcome.ok and kind is str:
-            text = value
-        elif outcome.ok and kind is int:
-            text = int.__repr__(value)
-        else:
-            text = _content(outcome)
+        text = value if outcome.ok and type(value) is str else _content(outcome)
         return {"type": "function_call_output", "call_id": call.id, "output": text}
     if form == "chat":
         return {"role": "tool", "tool_call_id": call.id, "content": _content(outcome)}

@@ -172,23 +172,18 @@ class WrapperTool(CoreTool):
         schema = self._schema(side)
         if schema is None:
             return value
+        checked = value
         if side == "output":  # a framework may return models or dates: check their JSON form
             try:
                 checked = jsonable(value)
             except NotJsonError as exc:
                 raise ToolValidationError(self.name, side, exc.issues) from None
-            if type(schema) is JsonSchema:  # JSON data now: the schema alone
-                issues = schema.data_issues(checked)
-                if issues is not None:
-                    raise ToolValidationError(self.name, side, issues)
-                return value
-        elif type(schema) is JsonSchema:  # its issues, with no Result made
-            issues = schema.issues(value)
+        if type(schema) is JsonSchema:  # its issues, with no Result made
+            # the output is JSON data now: the schema alone, no second walk
+            issues = schema.data_issues(checked) if side == "output" else schema.issues(value)
             if issues is not None:
                 raise ToolValidationError(self.name, side, issues)
             return value
-        else:
-            checked = value
         result = schema.validate(checked)
         if result.issues is not None:
             raise ToolValidationError(self.name, side, result.issues)
