@@ -31,6 +31,7 @@ from standard_tool.exceptions import (
     ToolTimeoutError,
     ToolValidationError,
 )
+from standard_tool.run._accepted import NOT_READ, calling_json
 from standard_tool.schema._json import is_json_data
 from standard_tool.tools._execution import keywords_validator
 
@@ -357,3 +358,88 @@ def test_a_tool_that_does_not_split_is_left_to_its_own_execute() -> None:
     for tool in tools:
         assert accepting(tool) is None and accepting_json(tool) is None
     assert accepting(add) is not None and accepting_json(add) is not None
+
+
+def _fails(a: int, context: Any = None) -> int:
+    """Fail, quoting the context."""
+    raise SystemExit(f"bye {context}")
+
+
+async def _later(a: int) -> int:
+    """Return the input, from a coroutine."""
+    return a
+
+
+def _returns_awaitable(a: int) -> Any:
+    """Return an awaitable from a sync function."""
+    return _later(a)
+
+
+def _garbage(a: int) -> Any:
+    """Return what is no JSON data, by the input."""
+    return [math.nan, 10**5000, {1, 2}, b"x", "\ud800", {"ok": [a]}][a % 6]
+
+
+ENDS: list[st.Tool] = [
+    add,
+    add_async,
+    raw,
+    open_raw,
+    echo,
+    st.tool(_fails, name="fails"),
+    st.tool(_returns_awaitable, name="returns_awaitable"),
+    st.tool(_garbage, name="garbage"),
+    st.tool(_later, name="timed_async", timeout=5),
+    st.tool(_garbage, name="timed_garbage", timeout=5),
+]
+
+
+def _ended(run: Callable[[], Any]) -> Any:
+    """What a call ended as: its result, or its error's type and words."""
+    try:
+        return ("result", run())
+    except Exception as error:
+        return (type(error).__name__, str(error))
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 2, "b": 3}',
+        '{"a": 0}',
+        '{"a": 1}',
+        '{"a": 4}',
+        '{"a": 5}',
+        '{"a": "x"}',
+        '{"a": NaN}',
+        '{"a": 1e400}',
+        '{"a": ' + "9" * 5000 + "}",
+        '{"a": 1, "zz": [' + "[" * 300 + "]" * 300 + "]}",
+        '{"a": 1,}',
+        "[1]",
+        "",
+    ],
+)
+@pytest.mark.parametrize("tool", ENDS, ids=[tool.name for tool in ENDS])
+def test_read_checked_and_called_at_once_ends_as_in_two_steps(
+    tool: st.Tool, text: str, timeout: float | None
+) -> None:
+    """``calling_json`` (the providers' sync call) reads, checks and calls in one frame; every
+    call ends as the two steps end it: the same result, the same typed error and words,
+    the same text left to the caller."""
+    call_json = calling_json(tool)
+    assert call_json is not None
+    context = {"token": "s3cret-value"}
+    at_once = _ended(lambda: call_json(text, context, timeout))
+
+    def in_two_steps() -> Any:
+        accepted = accept_json(tool)(text)
+        return (
+            NOT_READ
+            if accepted is None
+            else call_accepted(tool, accepted, context, timeout=timeout)
+        )
+
+    assert at_once == _ended(in_two_steps)
+    assert "s3cret-value" not in repr(at_once) and "Traceback" not in repr(at_once)

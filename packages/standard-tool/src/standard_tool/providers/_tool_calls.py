@@ -29,7 +29,7 @@ from ..exceptions import (
 )
 from ..names import NameMap
 from ..plugins._metadata import adopt_each, as_tools
-from ..run._accepted import Accepted, acall_accepted, accepting_json, call_accepted
+from ..run._accepted import NOT_READ, Accepted, acall_accepted, accepting_json, calling_json
 from ..run._call import acall, call as _call, run_sync
 from ..schema._json import TOO_LARGE_NUMBER, jsonable
 from ._declarations import NAME_RULES, PROVIDERS
@@ -62,23 +62,20 @@ class _Entry:
     guarded: bool = False
     """Whether the tool is guarded (it then runs a call under the call's id)."""
     accept_json: Callable[[Any], Accepted | None] | None = None
-    """The tool's own check of arguments sent as JSON text (made on first use; one that reads
-    nothing for a tool whose ``execute`` does not split)."""
+    """The tool's own check of arguments sent as JSON text, for an async call (made on first
+    use; one that reads nothing for a tool whose ``execute`` does not split)."""
+    call_json: Callable[[Any, Any, float | None], Any] | None = None
+    """The same check and the call in one, for a sync call (made on first use)."""
 
 
-class _Outcome(NamedTuple):
-    ok: bool
-    value: Any = None
-    message: str = ""
-
-
-def _not_read(arguments: Any) -> None:
+def _not_accepted(arguments: Any) -> None:
     """The arguments of a tool whose own ``execute`` checks them: read and run as they are."""
     return None
 
 
-def _succeeded(value: Any) -> _Outcome:
-    return _new(_Outcome, (True, value, ""))
+def _not_called(arguments: Any, context: Any, timeout: float | None) -> Any:
+    """The same, for a sync call."""
+    return NOT_READ
 
 
 @dataclass
@@ -98,10 +95,6 @@ class Toolbox:
             name = names.add(tool.name)
             box.entries[name] = _Entry(tool, name, guarded=guarded_of(tool) is not None)
         return box
-
-    def lookup(self, call: ToolCall) -> _Entry | _Outcome:
-        entry = self.entries.get(call.name)
-        return entry if entry is not None else self.unknown(call)
 
     def arguments(self, entry: _Entry, call: ToolCall) -> Any:
         """The call's arguments as a value (``ToolValidationError`` for malformed JSON)."""
@@ -129,68 +122,73 @@ class Toolbox:
                 raise ToolValidationError(entry.name, "input", [Issue(why)]) from None
         elif arguments is None:
             return {}
-        if self.provider == "openai" and isinstance(arguments, dict):
-            if not entry.undo_ready:
-                entry.undo, entry.undo_ready = null_undo(entry.tool), True
-            if entry.undo is not None:
-                arguments = entry.undo(arguments)
+        if isinstance(arguments, dict):
+            undo = self._prepare(entry)
+            if undo is not None:
+                arguments = undo(arguments)
         return arguments
 
-    def accepted(self, entry: _Entry, call: ToolCall) -> Accepted | None:
-        """The call's arguments read, strict mode's ``null`` undone (OpenAI), and checked at
-        once, when they are JSON text of an object (see :func:`accepting_json`), else
-        ``None``: then :meth:`arguments` reads them and says where they break."""
-        accept_json = entry.accept_json
-        if accept_json is None:
-            if self.provider == "openai" and not entry.undo_ready:
-                entry.undo, entry.undo_ready = null_undo(entry.tool), True
-            accept_json = accepting_json(entry.tool, entry.undo) or _not_read
-            entry.accept_json = accept_json
-        return accept_json(call.arguments)
+    def _prepare(self, entry: _Entry) -> Callable[[Any], Any] | None:
+        """What the arguments go through before they are checked: strict mode's ``null``
+        undone (OpenAI)."""
+        if self.provider == "openai" and not entry.undo_ready:
+            entry.undo, entry.undo_ready = null_undo(entry.tool), True
+        return entry.undo
 
-    def run(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:
+    def run(self, call: ToolCall, context: Any, timeout: float | None) -> dict[str, Any]:
+        """The answer to ``call``, run: its arguments read, strict mode's ``null`` undone
+        (OpenAI), checked and called at once when they are JSON text of an object (see
+        :func:`calling_json`), else read by :meth:`arguments`, which says where they break."""
         entry = self.entries.get(call.name)
         if entry is None:
-            return self.unknown(call)
+            return answer(call, None, self.unknown(call))
+        try:
+            if entry.guarded:
+                context = with_request_id(entry.tool, context, call.id)
+            call_json = entry.call_json
+            if call_json is None:
+                call_json = calling_json(entry.tool, self._prepare(entry)) or _not_called
+                entry.call_json = call_json
+            result = call_json(call.arguments, context, timeout)
+            if result is NOT_READ:
+                arguments = self.arguments(entry, call)
+                result = _call(entry.tool, arguments, context, timeout=timeout)
+        except StandardToolError as error:
+            return answer(call, None, _message(entry.name, error))
+        return answer(call, result)
+
+    def unknown(self, call: ToolCall) -> str:
+        """What a call of no tool of this box is answered."""
+        known = ", ".join(repr(name) for name in self.entries) or "none"
+        why = "no tool has that name" if call.name else "the call names no tool"
+        return f"Unknown tool: {why}. Tools: {known}."
+
+    async def arun(self, call: ToolCall, context: Any, timeout: float | None) -> dict[str, Any]:
+        """:meth:`run` for async code."""
+        entry = self.entries.get(call.name)
+        if entry is None:
+            return answer(call, None, self.unknown(call))
         try:
             if entry.guarded:
                 context = with_request_id(entry.tool, context, call.id)
             accept_json = entry.accept_json
-            accepted = (
-                self.accepted(entry, call) if accept_json is None else accept_json(call.arguments)
-            )
-            if accepted is not None:
-                result = call_accepted(entry.tool, accepted, context, timeout=timeout)
-                return _new(_Outcome, (True, result, ""))
-            arguments = self.arguments(entry, call)
-            return _succeeded(_call(entry.tool, arguments, context, timeout=timeout))
-        except StandardToolError as error:
-            return _Outcome(False, message=_message(entry.name, error))
-
-    def unknown(self, call: ToolCall) -> _Outcome:
-        known = ", ".join(repr(name) for name in self.entries) or "none"
-        why = "no tool has that name" if call.name else "the call names no tool"
-        return _Outcome(False, message=f"Unknown tool: {why}. Tools: {known}.")
-
-    async def arun(self, call: ToolCall, context: Any, timeout: float | None) -> _Outcome:
-        entry = self.lookup(call)
-        if isinstance(entry, _Outcome):
-            return entry
-        try:
-            if entry.guarded:
-                context = with_request_id(entry.tool, context, call.id)
-            accepted = self.accepted(entry, call)
+            if accept_json is None:
+                accept_json = accepting_json(entry.tool, self._prepare(entry)) or _not_accepted
+                entry.accept_json = accept_json
+            accepted = accept_json(call.arguments)
             if accepted is not None:
                 result = await acall_accepted(entry.tool, accepted, context, timeout=timeout)
-                return _succeeded(result)
-            arguments = self.arguments(entry, call)
-            return _succeeded(await acall(entry.tool, arguments, context, timeout=timeout))
+            else:
+                arguments = self.arguments(entry, call)
+                result = await acall(entry.tool, arguments, context, timeout=timeout)
         except StandardToolError as error:
-            return _Outcome(False, message=_message(entry.name, error))
+            return answer(call, None, _message(entry.name, error))
+        return answer(call, result)
 
     async def arun_all(
         self, calls: list[ToolCall], context: Any, timeout: float | None
-    ) -> list[_Outcome]:
+    ) -> list[dict[str, Any]]:
+        """The answers to ``calls``, run concurrently, in order."""
         import asyncio
 
         if len(calls) == 1:
@@ -220,7 +218,7 @@ def toolbox(tools: Any, provider: str) -> Toolbox:
     if provider not in PROVIDERS:
         raise UsageError(f"provider is one of {', '.join(map(repr, PROVIDERS))}, not {provider!r}")
     if type(tools) in (list, tuple):
-        key = (provider, *map(id, tools))
+        key = (provider, id(tools[0])) if len(tools) == 1 else (provider, *map(id, tools))
         box = _BOXES.get(key)  # a lookup needs no lock; the oldest box goes first
         if box is not None:
             return box
@@ -409,10 +407,9 @@ _FLAT_CALL = frozenset(("name", "arguments", "parameters"))
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
-def _content(outcome: _Outcome) -> str:
-    if not outcome.ok:
-        return _encode({_ERROR_KEY: outcome.message})
-    value = outcome.value
+def _content(value: Any, error: str | None) -> str:
+    if error is not None:
+        return _encode({_ERROR_KEY: error})
     if isinstance(value, str):
         return value
     kind = type(value)  # the text json writes for a scalar, written at once
@@ -427,32 +424,29 @@ def _content(outcome: _Outcome) -> str:
     return _encode(jsonable(value))
 
 
-def answer(call: ToolCall, outcome: _Outcome) -> dict[str, Any]:
-    """What goes back to the model for ``call``, in its provider's envelope."""
+def answer(call: ToolCall, value: Any, error: str | None = None) -> dict[str, Any]:
+    """What goes back to the model for ``call``, in its provider's envelope: the call's
+    result ``value``, or the ``error`` it failed with."""
     form = call.form
     if form == "responses":
-        value = outcome.value
-        text = value if outcome.ok and type(value) is str else _content(outcome)
+        text = value if type(value) is str and error is None else _content(value, error)
         return {"type": "function_call_output", "call_id": call.id, "output": text}
     if form == "chat":
-        return {"role": "tool", "tool_call_id": call.id, "content": _content(outcome)}
+        return {"role": "tool", "tool_call_id": call.id, "content": _content(value, error)}
     if form == "anthropic":
-        text = outcome.message if not outcome.ok else _content(outcome)
         return {
             "type": "tool_result",
             "tool_use_id": call.id,
-            "content": text,
-            "is_error": not outcome.ok,
+            "content": _content(value, None) if error is None else error,
+            "is_error": error is not None,
         }
     if form == "gemini":
-        response = (
-            {"output": jsonable(outcome.value)} if outcome.ok else {_ERROR_KEY: outcome.message}
-        )
+        response = {"output": jsonable(value)} if error is None else {_ERROR_KEY: error}
         reply: dict[str, Any] = {"name": call.name, "response": response}
         if call.id is not None:
             reply = {"id": call.id, **reply}
         return {"functionResponse": reply}
-    message: dict[str, Any] = {"role": "tool", "name": call.name, "content": _content(outcome)}
+    message: dict[str, Any] = {"role": "tool", "name": call.name, "content": _content(value, error)}
     if call.id is not None:
         message["tool_call_id"] = call.id
     return message
@@ -502,13 +496,9 @@ def run_tool_calls(
         only = found[0]
         if only.id is None and only.form in _ANSWERED_BY_ID:
             _checked(found)
-        return [answer(only, box.run(only, context, timeout))]
+        return [box.run(only, context, timeout)]
     _checked(found)
-    if found:
-        outcomes = run_sync(box.arun_all(found, context, timeout))
-    else:
-        outcomes = []
-    return [answer(c, o) for c, o in zip(found, outcomes, strict=True)]
+    return run_sync(box.arun_all(found, context, timeout)) if found else []
 
 
 async def arun_tool_calls(
@@ -522,5 +512,4 @@ async def arun_tool_calls(
     """:func:`run_tool_calls` for async code: the calls run concurrently on this loop."""
     box = toolbox(tools, provider)
     found = _checked(read_tool_calls(calls, provider))
-    outcomes = await box.arun_all(found, context, timeout) if found else []
-    return [answer(c, o) for c, o in zip(found, outcomes, strict=True)]
+    return await box.arun_all(found, context, timeout) if found else []

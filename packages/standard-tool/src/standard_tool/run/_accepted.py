@@ -32,7 +32,16 @@ from ._call import (
 )
 from ._waiting import Expired, Interrupted, start_thread, thread_within, wait, wait_for, within
 
-__all__ = ["Accepted", "acall_accepted", "accepting", "accepting_json", "call_accepted", "raised"]
+__all__ = [
+    "NOT_READ",
+    "Accepted",
+    "acall_accepted",
+    "accepting",
+    "accepting_json",
+    "call_accepted",
+    "calling_json",
+    "raised",
+]
 
 
 class Accepted(NamedTuple):
@@ -118,6 +127,101 @@ def accepting_json(
     return accept_json
 
 
+class _NotRead:
+    def __repr__(self) -> str:
+        return "NOT_READ"
+
+
+NOT_READ: Any = _NotRead()
+"""What a function :func:`calling_json` made returns for a text it does not read."""
+
+
+def calling_json(
+    tool: StandardTool, prepare: Callable[[Any], Any] | None = None
+) -> Callable[[Any, Any, float | None], Any] | None:
+    """:func:`accepting_json` and :func:`call_accepted` in one: a function of the JSON text of
+    the input, the context and the time limit that returns the call's result, or raises as
+    they raise, or returns :data:`NOT_READ` where ``accepting_json``'s function returns
+    ``None`` (the caller then reads the text its own way and calls the tool as any tool).
+    ``None`` for a tool whose ``execute`` does not split.
+
+    A sync tool with no time limit (neither its own nor the call's) is called in the same
+    frame as its input is read and checked: a provider's call of a small tool spends more
+    on the frames between than on the tool."""
+    from pydantic_core import from_json
+
+    accept_json = accepting_json(tool, prepare)
+    if accept_json is None:
+        return None
+
+    def call_json_as_accepted(text: Any, context: Any, timeout: float | None) -> Any:
+        accepted = accept_json(text)
+        if accepted is None:
+            return NOT_READ
+        return call_accepted(tool, accepted, context, timeout=timeout)
+
+    split = tool._accepting()  # type: ignore[attr-defined]
+    if split.is_async or tool.timeout is not None:  # type: ignore[attr-defined]
+        return call_json_as_accepted
+    check, check_read, run = split.check, split.check_read, split.run
+
+    def call_json(text: Any, context: Any, timeout: float | None) -> Any:
+        if timeout is not None or type(text) is not str:
+            return call_json_as_accepted(text, context, timeout)
+        try:  # as accept_json reads and checks it
+            value = from_json(text)
+        except Exception:
+            return NOT_READ
+        if type(value) is not dict:
+            return NOT_READ
+        if prepare is not None:
+            value = prepare(value)
+        if is_json_data(text):
+            try:
+                value = check_read(value)
+            except Exception:  # refused: the full check says why
+                value = check(value)
+        else:
+            value = check(value)
+        try:  # as call_accepted calls it
+            result = run(value, context)
+            kind = type(result)
+            if kind in SCALARS and (
+                result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
+            ):
+                return result
+            if kind is not dict and kind is not list and inspect.isawaitable(result):
+                result = wait(result, None)
+        except Interrupted as stop:
+            interrupt = stop.error
+        except BaseException as exc:
+            error = raised(tool, exc, context)
+            if error is None:
+                raise
+            raise error from error.__cause__
+        else:
+            return _finished(tool, result, context)
+        raise interrupt
+
+    return call_json
+
+
+def _finished(tool: StandardTool, result: Any, context: Any) -> Any:
+    """The end of a call, once its result is in: the result held to JSON data."""
+    try:
+        kind = type(result)
+        if kind not in SCALARS or not (
+            result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
+        ):
+            _check_output(tool, result)
+        return result
+    except BaseException as exc:
+        error = raised(tool, exc, context)
+        if error is None:
+            raise
+        raise error from error.__cause__
+
+
 def call_accepted(
     tool: StandardTool, accepted: Accepted, context: Any = None, *, timeout: float | None = None
 ) -> Any:
@@ -146,12 +250,6 @@ def call_accepted(
             if not wait_for(future, seconds):
                 raise Expired
             result = future.result()
-        kind = type(result)
-        if kind not in SCALARS or not (
-            result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
-        ):
-            _check_output(tool, result)
-        return result
     except Expired:
         return _expired(tool, timeout)
     except Interrupted as stop:
@@ -161,6 +259,8 @@ def call_accepted(
         if error is None:
             raise
         raise error from error.__cause__
+    else:
+        return _finished(tool, result, context)
     raise interrupt
 
 
@@ -191,12 +291,6 @@ async def _acall_accepted(
             result = await _to_thread(run, value, context)
         else:
             result = await thread_within(seconds, _execute_fully, run, value, context)
-        kind = type(result)
-        if kind not in SCALARS or not (
-            result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
-        ):
-            _check_output(tool, result)
-        return result
     except Expired:
         return _expired(tool, timeout)
     except BaseException as exc:
@@ -204,6 +298,7 @@ async def _acall_accepted(
         if error is None:
             raise
         raise error from error.__cause__
+    return _finished(tool, result, context)
 
 
 def raised(tool: Any, exc: BaseException, context: Any) -> BaseException | None:
