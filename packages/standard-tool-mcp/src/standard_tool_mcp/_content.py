@@ -63,6 +63,10 @@ Value = str | Image | Audio | ResourceLink | Resource
 
 
 def _block_value(block: Any) -> Any:
+    if getattr(block, "type", None) == "text":  # the common block: its text, with no dump
+        text = getattr(block, "text", None)
+        if type(text) is str:
+            return text
     wire = block.model_dump(by_alias=True, exclude_none=True, mode="json")
     kind = wire.get("type")
     if kind == "text":
