@@ -183,27 +183,33 @@ def calling_json(
                 value = check(value)
         else:
             value = check(value)
-        try:  # as call_accepted calls it
-            result = run(value, context)
-            kind = type(result)
-            if kind in SCALARS and (
-                result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
-            ):
-                return result
-            if kind is not dict and kind is not list and inspect.isawaitable(result):
-                result = wait(result, None)
-        except Interrupted as stop:
-            interrupt = stop.error
-        except BaseException as exc:
-            error = raised(tool, exc, context)
-            if error is None:
-                raise
-            raise error from error.__cause__
-        else:
-            return _finished(tool, result, context)
-        raise interrupt
+        return _ran(tool, run, value, context)
 
     return call_json
+
+
+def _ran(tool: StandardTool, run: Callable[..., Any], value: Any, context: Any) -> Any:
+    """The rest of a sync tool's ``execute`` run on an accepted value, with no time limit,
+    ended as :func:`call_accepted` ends it."""
+    try:
+        result = run(value, context)
+        kind = type(result)
+        if kind in SCALARS and (
+            result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
+        ):
+            return result
+        if kind is not dict and kind is not list and inspect.isawaitable(result):
+            result = wait(result, None)
+    except Interrupted as stop:
+        interrupt = stop.error
+    except BaseException as exc:
+        error = raised(tool, exc, context)
+        if error is None:
+            raise
+        raise error from error.__cause__
+    else:
+        return _finished(tool, result, context)
+    raise interrupt
 
 
 def _finished(tool: StandardTool, result: Any, context: Any) -> Any:
@@ -233,18 +239,11 @@ def call_accepted(
         seconds = None  # a Tool's own timeout, checked when it was made, is exact
     else:
         seconds = _limit(tool, timeout)
+    if seconds is None and not split.is_async:
+        return _ran(tool, run, value, context)
     try:
         if split.is_async:
             result = wait(run(value, context), seconds)
-        elif seconds is None:
-            result = run(value, context)
-            kind = type(result)
-            if kind in SCALARS and (
-                result.isascii() if kind is str else kind is not int or MIN_INT < result < MAX_INT
-            ):
-                return result
-            if kind is not dict and kind is not list and inspect.isawaitable(result):
-                result = wait(result, None)
         else:
             future = start_thread(_execute_fully, run, value, context)
             if not wait_for(future, seconds):
