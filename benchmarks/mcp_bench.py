@@ -223,8 +223,8 @@ async def per_call_pairs(
     to back on the same session (which goes first alternates), the collector off. The
     median over the pairs of the difference within a pair, with a 95% interval (the 2.5th
     and 97.5th percentiles of the medians of 400 resamples of the pairs), in µs, elapsed
-    and this process's CPU time. Two calls a few µs apart see the same load, so the
-    machine's drift between rounds, larger than the difference sought, cancels out."""
+    and this process's CPU time. Two calls back to back see the same load, so the machine's
+    drift between rounds, larger than the difference sought, cancels out."""
     clocks = (time.perf_counter, time.process_time)
     differences: tuple[list[float], list[float]] = ([], [])
     for _ in range(pairs // 10):  # untimed: the first pairs of a run come out higher
@@ -348,6 +348,9 @@ async def stdio(profile: bool) -> None:
         schemas = first._tool_output_schemas
         declared = on_raw.remote.output_schema
 
+        def bounded_call() -> Awaitable[Any]:
+            return call_tool(first, name, arguments, limit, None)
+
         def raw_checked() -> Awaitable[Any]:
             """A raw call as the SDK makes it by default: the result checked against the
             listed output schema (its compiled validator cached by the session)."""
@@ -366,10 +369,10 @@ async def stdio(profile: bool) -> None:
             ),
             f"acall(adopted) - raw call_tool bounded at {limit:g} s": (
                 contenders["acall(adopted on that session)"],
-                lambda: call_tool(first, name, arguments, limit, None),
+                bounded_call,
             ),
             f"raw bounded at {limit:g} s - raw call_tool": (
-                lambda: call_tool(first, name, arguments, limit, None),
+                bounded_call,
                 raw_call,
             ),
             "raw call_tool - raw call_tool (no difference)": (raw_call, raw_call),
