@@ -4,6 +4,7 @@ the tests (it is not a reason to skip)."""
 
 from __future__ import annotations
 
+import random
 import shutil
 import socket
 import subprocess
@@ -17,11 +18,34 @@ START = 30.0
 """The bound, in seconds, on the server's start (answering PING) and on its stop."""
 
 
-def _free_port() -> int:
+_CLUSTER_BUS = 10_000
+"""A cluster node also listens on its port plus this (its cluster bus), so its port is at most
+65535 less this."""
+_TRIES = 200
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _free_port(cluster: bool = False) -> int:
+    """A port free on 127.0.0.1; for a cluster node, one whose bus port is free too."""
+    if not cluster:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port: int = probe.getsockname()[1]
+            return port
+    chooser = random.Random()
+    for _ in range(_TRIES):
+        port = chooser.randrange(20_000, 65_536 - _CLUSTER_BUS)
+        if _bindable(port) and _bindable(port + _CLUSTER_BUS):
+            return port
+    pytest.fail(f"no free port with a free cluster bus port in {_TRIES} tries")
 
 
 def _ask(port: int, command: bytes) -> bytes:
@@ -45,7 +69,7 @@ def _serve(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[
     server = shutil.which("redis-server")
     if server is None:
         pytest.fail("redis-server is not installed (Debian: apt-get install redis-server)")
-    port = _free_port()
+    port = _free_port(cluster="--cluster-enabled" in options)
     folder = tmp_path_factory.mktemp("redis")
     log = folder / "redis.log"
     command = [server, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder)]
