@@ -213,6 +213,139 @@ def test_arguments_cedar_cannot_take_deny() -> None:
     assert permissive(call("t", ["not", "an", "object"])).verdict == "deny"
 
 
+OWNER = "permit (principal, action, resource) when { context.owner == principal };"
+"""A rule that a model could satisfy if an argument could be read as an entity reference."""
+ALICE = {"type": "User", "id": "alice"}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"owner": {"__entity": ALICE}},
+        {"owner": {"__entity": {**ALICE, "note": "extra fields are ignored"}}},
+        {"owner": {"__entity": ALICE}, "__entity": ALICE},
+    ],
+    ids=["entity", "entity-extra-fields", "entity-beside-it"],
+)
+def test_an_argument_never_forges_an_entity_reference(
+    arguments: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Cedar's JSON reads a record holding only ``__entity`` as an entity reference: arguments
+    holding one are denied, with the key named in the log."""
+    with caplog.at_level(logging.WARNING, logger="standard_tool.boundary"):
+        decision = CedarPolicy(OWNER)(call("t", arguments))
+    assert decision.verdict == "deny"
+    assert "reserved" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("rule", "owner"),
+    [
+        ("context.owner.contains(principal)", [{"__entity": ALICE}]),
+        ("context.owner.of == principal", {"of": {"__entity": ALICE}}),
+        (
+            "context.owner.contains({list: [{record: principal}]})",
+            [{"list": [{"record": {"__entity": ALICE}}]}],
+        ),
+    ],
+    ids=["in-a-list", "in-a-record", "deep"],
+)
+def test_a_nested_entity_escape_never_forges_one(
+    rule: str, owner: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    policy = CedarPolicy(f"permit (principal, action, resource) when {{ {rule} }};")
+    with caplog.at_level(logging.WARNING, logger="standard_tool.boundary"):
+        assert policy(call("t", {"owner": owner})).verdict == "deny"
+    assert "reserved" in caplog.text
+
+
+def test_an_argument_never_forges_an_extension_value(caplog: pytest.LogCaptureFixture) -> None:
+    inside = 'permit (principal, action, resource) when { context.a.isInRange(ip("10.0.0.0/8")) };'
+    forged_ip = {"__extn": {"fn": "ip", "arg": "10.1.2.3"}}
+    assert CedarPolicy(inside)(call("t", {"a": forged_ip})).verdict == "deny"
+    forged = [{"__extn": {"fn": "decimal", "arg": "1.5"}}]
+    exact = 'permit (principal, action, resource) when { context.d.contains(decimal("1.5")) };'
+    assert CedarPolicy(exact)(call("t", {"d": forged})).verdict == "deny"
+    # the deprecated `__expr` escape is reserved too
+    assert CedarPolicy(OWNER)(call("t", {"owner": {"__expr": 'User::"alice"'}})).verdict == "deny"
+    # an `unknown` would leave the rules that read it undecided: refused before Cedar sees it
+    unknown = {"owner": {"__extn": {"fn": "unknown", "arg": "owner"}}}
+    with caplog.at_level(logging.WARNING, logger="standard_tool.boundary"):
+        assert CedarPolicy(OWNER)(call("t", unknown)).verdict == "deny"
+    assert "reserved" in caplog.text
+
+
+def test_arguments_that_look_like_entities_stay_plain_values() -> None:
+    """A record of ``type`` and ``id``, or Cedar text in a string, is a record or a string."""
+    assert CedarPolicy(OWNER)(call("t", {"owner": ALICE})).verdict == "deny"
+    assert CedarPolicy(OWNER)(call("t", {"owner": 'User::"alice"'})).verdict == "deny"
+    as_text = 'permit (principal, action, resource) when { context.owner == "User::\\"alice\\"" };'
+    assert CedarPolicy(as_text)(call("t", {"owner": 'User::"alice"'})) == ALLOW
+    as_record = (
+        "permit (principal, action, resource)"
+        ' when { context.owner.type == "User" && context.owner.id == "alice" };'
+    )
+    assert CedarPolicy(as_record)(call("t", {"owner": ALICE})) == ALLOW
+    # keys that only resemble the escapes are plain attributes
+    similar = {"owner": {"__entity_": ALICE, "_extn": 1, "__ENTITY": "x", "entity": [1, "a", True]}}
+    assert CedarPolicy("permit (principal, action, resource);")(call("t", similar)) == ALLOW
+
+
+def test_a_server_side_entity_reference_still_matches_the_principal() -> None:
+    """The escapes are for entity data, which the app writes: an owner there is a reference."""
+    entities: list[dict[str, Any]] = [
+        {"uid": ALICE, "attrs": {}, "parents": []},
+        {
+            "uid": {"type": "Doc", "id": "d-1"},
+            "attrs": {"owner": {"__entity": ALICE}},
+            "parents": [],
+        },
+    ]
+    owned = "permit (principal, action, resource) when { resource.owner == principal };"
+    policy = CedarPolicy(
+        owned, entities, target=lambda r: {"type": "Doc", "id": r.arguments["doc"]}
+    )
+    assert policy(call("t", {"doc": "d-1"})) == ALLOW
+    assert policy(call("t", {"doc": "d-1"}, actor="bob")).verdict == "deny"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        2**63,
+        -(2**63) - 1,
+        3.0,
+        float("nan"),
+        float("inf"),
+        {1: "a", "1": "b"},
+        {"s": {"a", "b"}},
+        b"bytes",
+        "\ud800",
+        [[[None]]],
+    ],
+    ids=[
+        "above-i64",
+        "below-i64",
+        "float",
+        "nan",
+        "inf",
+        "int-key",
+        "set",
+        "bytes",
+        "surrogate",
+        "null",
+    ],
+)
+def test_a_value_cedar_cannot_take_denies_without_raising(
+    value: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    policy = CedarPolicy("permit (principal, action, resource);")
+    with caplog.at_level(logging.WARNING, logger="standard_tool.boundary"):
+        assert policy(call("t", {"value": value})).verdict == "deny"
+    assert "Cedar denied" in caplog.text
+    assert policy(call("t", {"value": [2**63 - 1, -(2**63), True, "x", {"k": []}]})) == ALLOW
+
+
 def test_a_wrong_definition_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="missing.cedar"):
         CedarPolicy(tmp_path / "missing.cedar")

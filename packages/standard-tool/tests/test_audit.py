@@ -181,6 +181,39 @@ def test_jsonl_audit_lines_are_json_data_whatever_the_attributes(tmp_path: Path)
     assert "\\ud800" not in path.read_text("utf-8")
 
 
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""Every character :meth:`str.splitlines` ends a line at (``\\r\\n`` is two of them)."""
+
+
+def test_jsonl_audit_lines_hold_no_character_a_reader_breaks_a_line_at(tmp_path: Path) -> None:
+    assert all(f"a{c}b".splitlines() == ["a", "b"] for c in _LINE_BREAKS)
+    path = tmp_path / "audit.jsonl"
+    sink = JsonlAudit(path)
+    events = [
+        _event(
+            request_id=f"req-{index}",
+            tool=f"search{c}",
+            actor=f"ali{c}ce",
+            attributes={f"key{c}": f"value{c}", "nested": [{"text": f"a{c}\r\nb"}]},
+        )
+        for index, c in enumerate(_LINE_BREAKS)
+    ]
+    for event in events:
+        sink(event)
+    records = [_record(event) for event in events]
+    text = path.read_text("utf-8")
+    assert [json.loads(line) for line in text.splitlines()] == records
+    assert _lines(path) == records
+    with path.open(encoding="utf-8") as file:  # universal newlines
+        assert [json.loads(line) for line in file] == records
+
+
+def test_jsonl_audit_raises_what_the_write_raises(tmp_path: Path) -> None:
+    """The sink itself raises; a gate is what logs a failing sink and carries on."""
+    with pytest.raises(FileNotFoundError):
+        JsonlAudit(tmp_path / "missing" / "audit.jsonl")(_event())
+
+
 def test_jsonl_audit_refuses_a_path_that_is_not_one() -> None:
     from standard_tool.exceptions import UsageError
 

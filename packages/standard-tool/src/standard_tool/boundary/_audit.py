@@ -93,13 +93,20 @@ class LoggingAudit:
 
 class JsonlAudit:
     """Append each event to the file at ``path`` as one line of JSON (JSON Lines): the event
-    as JSON data (see :func:`audit_record`), in UTF-8.
+    as JSON data (see :func:`audit_record`), in UTF-8. Text is written as it is, except the
+    characters that some readers end a line at (every one :meth:`str.splitlines` does: U+0085,
+    U+2028 and U+2029 besides the control characters), which are written as JSON escapes
+    (``\\u2028``): each event is one line for any reader, and reads back the same.
 
     Several sinks, threads and processes may append to the same file. Each event opens the
     file in append mode (creating it as :func:`open` would), takes an exclusive lock on it
     (``flock``; not on Windows, where appends do not interleave), writes the complete line in
-    one ``write`` and closes it, so every line is whole and a rotated file is followed. An
-    ``OSError`` (a missing folder, a full disk) is raised to the caller.
+    one ``write`` and closes it, so every line is whole and a rotated file is followed.
+
+    A write that fails (a missing folder, a full disk) raises ``OSError`` from the sink. A
+    :class:`~standard_tool.boundary.Gate` catches it, as it does any sink's exception: it logs
+    it as an error on the ``standard_tool.boundary`` logger, gives the event to the next sink,
+    and leaves the call's outcome as it is; nothing writes the event to the file again.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -110,11 +117,17 @@ class JsonlAudit:
 
     def __call__(self, event: AuditEvent) -> None:
         line = json.dumps(audit_record(event), ensure_ascii=False, separators=(",", ":"))
+        line = line.translate(_LINE_BREAKS)
         _append(self.path, (line + "\n").encode("utf-8", "backslashreplace"), self._lock)
 
     def __repr__(self) -> str:
         return f"JsonlAudit({self.path!r})"
 
+
+_LINE_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+"""Every character :meth:`str.splitlines` ends a line at, as its JSON escape. JSON escapes the
+control characters among them already; U+0085, U+2028 and U+2029 it writes as they are (here
+always inside a string, where the escape reads back as the same character)."""
 
 _FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 

@@ -47,6 +47,58 @@ def _read(policies: str | Path) -> str:
     )
 
 
+_ESCAPES = frozenset({"__entity", "__extn", "__expr"})
+"""The keys Cedar's JSON reserves: a record holding ``__entity`` (or ``__extn``) alone is read as
+an entity reference (or an extension value), and ``__expr`` is an error. Cedar itself refuses to
+write a record with any of them as JSON."""
+_LONG = range(-(2**63), 2**63)
+"""Cedar's ``Long``: a signed 64-bit integer."""
+
+
+_Where = tuple[Any, str] | None
+"""Where a value is in the arguments: its parent's place and its own key or index."""
+
+
+def _path(where: _Where) -> str:
+    """``where`` as text (``at owner[0].id``), cut short when it is long."""
+    parts: list[str] = []
+    while where is not None:
+        where, part = where
+        parts.append(part)
+    text = "".join(reversed(parts)).lstrip(".")
+    return f"at {clip(text, 200)}" if text else "at the top level"
+
+
+def _not_plain(arguments: dict[str, Any]) -> str | None:
+    """Why ``arguments`` cannot reach Cedar as plain records, sets, strings, longs and booleans,
+    or ``None`` when they can. Every level is looked at, however deep; the reason says where
+    the first offending value is, never the value itself."""
+    pending: list[tuple[Any, _Where]] = [(arguments, None)]
+    while pending:
+        value, where = pending.pop()
+        if isinstance(value, bool | str):
+            continue
+        if isinstance(value, int):
+            if value not in _LONG:
+                return f"an integer beyond 64 bits ({_path(where)})"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return f"a key that is not a string ({_path(where)})"
+                if key in _ESCAPES:
+                    return f"the key {key!r}, reserved by Cedar's JSON ({_path(where)})"
+                pending.append((item, (where, f".{key}")))
+        elif isinstance(value, list | tuple):
+            pending.extend((item, (where, f"[{i}]")) for i, item in enumerate(value))
+        elif isinstance(value, float):
+            return f"a floating-point number, which Cedar does not have ({_path(where)})"
+        elif value is None:
+            return f"null, which Cedar does not have ({_path(where)})"
+        else:
+            return f"a {type(value).__name__}, which is not JSON data ({_path(where)})"
+    return None
+
+
 class CedarPolicy:
     """A gate's ``policy`` step that asks Cedar (https://www.cedarpolicy.com) about each call.
 
@@ -64,12 +116,26 @@ class CedarPolicy:
       string) when it has one. An argument named ``tenant`` is always left out, so that
       ``context.tenant`` is the call's tenant, never a value the model wrote.
 
+    The model writes the arguments, so they reach Cedar as plain values only: objects as
+    records, arrays as sets, strings, integers as longs, booleans. Cedar's JSON reads an object
+    holding only ``__entity`` as an entity reference and one holding only ``__extn`` as an
+    extension value (``ip``, ``decimal``, ``unknown``), which would let a model write
+    ``{"owner": {"__entity": {"type": "User", "id": "alice"}}}`` and satisfy
+    ``context.owner == principal``. A call whose arguments hold the key ``__entity``,
+    ``__extn`` or ``__expr`` anywhere, in any object, is therefore denied, the key and where it
+    is logged: renaming the key would show the policy arguments other than the ones the tool
+    gets, and Cedar itself refuses to write a record with these keys as JSON. Everything else
+    stays what it is: an object of ``type`` and ``id`` is a record, ``User::"alice"`` is a
+    string, an array may mix types. Entity references come from the server side only: the
+    principal, the resource, and the entity data (where ``__entity`` keeps its meaning).
+
     Cedar allowing the call gives :meth:`Decision.allow`; anything else gives
     ``Decision.deny(deny_code, deny_message)``: Cedar denying it, or anything going wrong
     (policies or entities that do not parse, Cedar reporting an error for the request, such
     as a policy reading an attribute that is not there, which would otherwise skip a
-    ``forbid``; arguments Cedar cannot take: ``null``, floats, integers beyond 64 bits; an
-    exception from ``entities`` or ``target``). What went wrong is logged as a warning on the
+    ``forbid``; arguments Cedar cannot take: a reserved key, ``null``, floats, integers beyond
+    64 bits, keys that are not strings, values that are not JSON data; an exception from
+    ``entities`` or ``target``). What went wrong is logged as a warning on the
     ``standard_tool.boundary`` logger, never shown to the model; a policy or entity list
     that does not parse is also kept in :attr:`error`. ``deny_code`` ``"not_found"`` makes
     another tenant's record read like one that does not exist.
@@ -143,6 +209,9 @@ class CedarPolicy:
         if not isinstance(request.arguments, dict):
             return False, ["the arguments are not a JSON object (the Cedar context)"]
         context = {k: v for k, v in request.arguments.items() if k != "tenant"}
+        refused = _not_plain(context)
+        if refused is not None:
+            return False, [f"the arguments hold {refused}"]
         if request.tenant is not None:
             context["tenant"] = request.tenant
         resource: Any = {"type": "Tool", "id": request.tool}
