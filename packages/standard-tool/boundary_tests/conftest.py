@@ -4,13 +4,14 @@ the tests (it is not a reason to skip)."""
 
 from __future__ import annotations
 
+import functools
 import random
 import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 import pytest
 
@@ -97,6 +98,15 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The URL of a Redis server started for this test session, stopped at its end."""
     with _serve(tmp_path_factory) as port:
         yield f"redis://127.0.0.1:{port}/0"
+
+
+@pytest.fixture
+def redis_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[], AbstractContextManager[int]]:
+    """Starts a Redis server of the test's own, for a test that stops it: a context manager
+    giving the port it answers on, the server stopped on leaving."""
+    return functools.partial(_serve, tmp_path_factory)
 
 
 @pytest.fixture(scope="session")

@@ -1,17 +1,21 @@
-"""RedisStore against the store contract on a real Redis server, raced by processes."""
+"""RedisStore against the store contract on a real Redis server, raced by processes; its keys,
+its scripts, and a server that is gone."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import random
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
-from standard_tool.boundary import RedisStore, Store
+from standard_tool.boundary import Approval, Receipt, RedisStore, Store
 from standard_tool.boundary._store import refill, refund_each, take_each
 from standard_tool.testing import SharedStoreContract, StoreContract
 
@@ -106,3 +110,119 @@ def test_the_lua_buckets_are_take_each_and_refund_each(redis_url: str) -> None:
                     assert kept == (tokens, updated), (step, key)
         finally:
             client.close()
+
+
+def test_receipts_and_approvals_are_kept_under_their_keys(redis_url: str) -> None:
+    """``<prefix>receipt:<key>`` and ``<prefix>approval:<key>``, the key the request id
+    within its tenant and actor: one request id of two actors is two receipts."""
+    ann = Receipt("r-1", "transfer", "d" * 64, tenant="acme", actor="ann")
+    bob = Receipt("r-1", "transfer", "d" * 64, tenant="acme", actor="bob")
+    approval = Approval("a-1", "transfer", "d" * 64, "{}", tenant=None, actor="ann")
+    with RedisStore(redis_url, prefix="keys:") as store:
+        assert store.claim(ann) is None
+        assert store.claim_checked(bob) == (None, False)
+        store.save_approval(approval)
+        client = redis.Redis.from_url(redis_url)
+        try:
+            keys = set(client.keys("keys:*"))
+        finally:
+            client.close()
+    assert keys == {
+        b"keys:receipt:4:acme/3:ann/r-1",
+        b"keys:receipt:4:acme/3:bob/r-1",
+        b"keys:approval:-/3:ann/a-1",
+    }
+    assert (ann.key, approval.key) == ("4:acme/3:ann/r-1", "-/3:ann/a-1")
+
+
+def test_a_checked_claim_is_one_round_trip(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim and the kill switch's answer go to the server and come back together: one
+    send on the connection, the claim's script first."""
+    from redis.connection import AbstractConnection
+
+    with RedisStore(redis_url, prefix="trips:") as store:
+        store.set_disabled("transfer", True)
+        store.claim_checked(Receipt("r-0", "transfer", "d" * 64))  # loads the script
+        sent: list[Any] = []
+        send = AbstractConnection.send_packed_command
+
+        def counted(self: Any, command: Any, *args: Any, **options: Any) -> Any:
+            sent.append(command)
+            return send(self, command, *args, **options)
+
+        monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+        assert store.claim_checked(Receipt("r-1", "transfer", "d" * 64)) == (None, True)
+        held, disabled = store.claim_checked(Receipt("r-1", "search", "d" * 64))
+        assert held is not None and held.tool == "transfer" and disabled is False
+        assert len(sent) == 2
+        first = b"".join(sent[0]) if isinstance(sent[0], list) else bytes(sent[0])
+        assert first.index(b"EVALSHA") < first.index(b"SISMEMBER")
+
+
+def test_a_checked_claim_on_a_server_that_lost_its_scripts(redis_url: str) -> None:
+    """A restarted or flushed server holds no script: the claim is given to it again, once,
+    and claims exactly once."""
+    with RedisStore(redis_url, prefix="flushed:") as store:
+        assert store.claim_checked(Receipt("r-0", "transfer", "d" * 64)) == (None, False)
+        redis.Redis.from_url(redis_url).script_flush()
+        assert store.claim_checked(Receipt("r-1", "transfer", "d" * 64)) == (None, False)
+        held, _ = store.claim_checked(Receipt("r-1", "transfer", "e" * 64))
+        assert held is not None and held.digest == "d" * 64
+
+
+def test_a_decision_keeps_the_fields_use_approval_reads(redis_url: str) -> None:
+    """A decided approval's hash holds the decision's status, digest and expiry beside its
+    JSON, as a saved one does."""
+    pending = Approval("a-1", "transfer", "d" * 64, "{}", actor="ann")
+    decision = dataclasses.replace(pending, status="approved", approver="bob", expires_at=0.1)
+    client = redis.Redis.from_url(redis_url)
+    with RedisStore(redis_url, prefix="decide:") as store:
+        try:
+            store.save_approval(pending)
+            assert store.decide(decision)
+            held = client.hgetall(f"decide:approval:{pending.key}")
+            assert {name: held[name.encode()] for name in ("status", "digest", "expires_at")} == {
+                "status": b"approved",
+                "digest": b"d" * 64,
+                "expires_at": b"0.1",
+            }
+            assert Approval.from_json(held[b"body"]) == decision
+            assert store.use_approval(pending.key, "d" * 64, now=0.1) is None  # expired
+            assert store.use_approval(pending.key, "d" * 64, now=0.05) is not None
+            assert client.hget(f"decide:approval:{pending.key}", "status") == b"used"
+        finally:
+            client.close()
+
+
+def test_a_server_that_is_gone_raises(
+    redis_server: Callable[[], AbstractContextManager[int]],
+) -> None:
+    """Every operation on a server that stopped raises redis-py's ``ConnectionError``: the
+    store answers nothing it does not know."""
+    receipt = Receipt("r-1", "transfer", "d" * 64, tenant="acme", actor="ann")
+    approval = Approval("a-1", "transfer", "d" * 64, "{}", status="pending")
+    with redis_server() as port:
+        store = RedisStore(f"redis://127.0.0.1:{port}/0", prefix="gone:")
+        assert store.claim_checked(receipt) == (None, False)
+    operations: list[Callable[[], object]] = [
+        lambda: store.claim(receipt),
+        lambda: store.claim_checked(receipt),
+        lambda: store.replace(receipt, receipt),
+        lambda: store.release(receipt),
+        lambda: store.save(receipt),
+        lambda: store.receipt(receipt.key),
+        lambda: store.save_approval(approval),
+        lambda: store.approval(approval.key),
+        lambda: store.decide(approval),
+        lambda: store.use_approval(approval.key, "d" * 64, 0.0),
+        lambda: store.take_all([("k", 1, None)], 0.0),
+        lambda: store.refund([("k", 1, None)], 0.0),
+        lambda: store.set_disabled("transfer", True),
+        lambda: store.is_disabled("transfer"),
+    ]
+    try:
+        for operation in operations:
+            with pytest.raises(redis.ConnectionError):
+                operation()
+    finally:
+        store.close()

@@ -349,6 +349,7 @@ ERRORS = [
     exceptions.ToolRefusedError("t", "held_for_review", "waits", "r1", {"id": "r1"}),
     exceptions.PinMismatchError("t", ("description", "input"), "mcp-server-time"),
     exceptions.PinMismatchError("t", ("unpinned",)),
+    exceptions.StoreError("the store's file /tmp/x.db was deleted"),
     exceptions.StandardToolError("no"),
 ]
 

@@ -25,6 +25,7 @@ from standard_tool.boundary import (
     GuardedTool,
     MemoryStore,
     Receipt,
+    record_key,
 )
 from standard_tool.boundary._store import refill
 from standard_tool.exceptions import REFUSAL_CODES, ToolRefusedError, UsageError
@@ -36,6 +37,13 @@ KINDS = ["sync", "async", "raw"]
 MODES = ["call", "acall"]
 ARGS = {"amount": 5, "to": ARGUMENT}
 CONTEXT = {"actor": "alice", "tenant": "acme", "secret": SECRET}
+WHO = {"tenant": "acme", "actor": "alice"}
+"""Whose calls the tests make (``CONTEXT``'s tenant and actor), as a decision names them."""
+
+
+def key(request_id: str) -> str:
+    """Where the store keeps a receipt or approval of ``request_id`` of ``CONTEXT``'s caller."""
+    return record_key("acme", "alice", request_id)
 
 
 @pytest.fixture(params=KINDS)
@@ -251,9 +259,10 @@ def _scenarios() -> dict[str, Any]:
         return Gate().guard(_slow_tool(Kit("sync"))), ARGS
 
     def unknown(kit: Kit) -> Any:
-        store = MemoryStore()
-        store.claim(Receipt("r-code", "transfer", "sha256:x", "unknown_outcome"))
-        return Gate(store=store).guard(kit.tool), ARGS
+        return Gate().guard(kit.tool), ARGS
+
+    def unavailable(kit: Kit) -> Any:
+        return Gate(store=_Broken("is_disabled")).guard(kit.tool), ARGS
 
     def failed(kit: Kit) -> Any:
         kit.fail = True
@@ -270,6 +279,7 @@ def _scenarios() -> dict[str, Any]:
         "timeout": timeout,
         "unknown_outcome": unknown,
         "failed": failed,
+        "unavailable": unavailable,
     }
 
 
@@ -286,7 +296,7 @@ def test_every_refusal_is_one_safe_json_line(kit: Kit, mode: str, code: str) -> 
     context = ctx("r-code")
     if code == "unknown_outcome":  # the stored receipt must be this call's
         guarded.gate.store.save(
-            Receipt("r-code", "transfer", _digest(guarded, arguments), "unknown_outcome")
+            Receipt("r-code", "transfer", _digest(guarded, arguments), "unknown_outcome", **WHO)
         )
     error = refusal(code, lambda: invoke(mode, guarded, arguments, context))
     assert error.request_id == "r-code" and error.tool == "transfer"
@@ -419,9 +429,9 @@ def test_a_request_id_reused_for_other_arguments_is_refused(kit: Kit, mode: str)
     invoke(mode, guarded, ARGS, ctx("r-reuse"))
     error = refusal("denied", lambda: invoke(mode, guarded, {**ARGS, "amount": 6}, ctx("r-reuse")))
     assert "another call" in error.message
-    # ... and for another actor.
-    refusal("denied", lambda: invoke(mode, guarded, ARGS, ctx("r-reuse", actor="mallory")))
     assert len(kit.runs) == 1
+    # Another actor's request id is theirs: the same id names their own call, which runs.
+    assert invoke(mode, guarded, ARGS, ctx("r-reuse", actor="mallory"))["n"] == 2
 
 
 def test_the_tool_sees_the_request_id(kit: Kit, mode: str) -> None:
@@ -444,6 +454,8 @@ def test_a_generated_request_id_is_the_one_a_refusal_names(kit: Kit) -> None:
 
 
 def _slow_tool(kit: Kit, release: threading.Event | None = None) -> st.Tool:
+    """A sync transfer past its time limit the first time: its thread goes on after the
+    call has timed out, until ``release`` is set (5 s at most)."""
     runs = kit.runs
     gate = release or threading.Event()
 
@@ -458,6 +470,22 @@ def _slow_tool(kit: Kit, release: threading.Event | None = None) -> st.Tool:
     return transfer
 
 
+def _cancelled_tool(kit: Kit) -> st.Tool:
+    """An async transfer past its time limit the first time: cancelled there, so nothing of
+    it goes on, and its outcome is not known."""
+    runs = kit.runs
+
+    @st.tool(name="transfer", timeout=0.05)
+    async def transfer(amount: int, to: str, context: Any = None) -> dict[str, Any]:
+        """Send money, slowly the first time."""
+        runs.append(dict(context or {}))
+        if len(runs) == 1:
+            await asyncio.sleep(5)
+        return {"sent": amount, "to": to, "n": len(runs)}
+
+    return transfer
+
+
 @pytest.fixture
 def release() -> Any:
     event = threading.Event()
@@ -466,11 +494,15 @@ def release() -> Any:
 
 
 def _timed_out(kit: Kit, release: threading.Event, **steps: Any) -> GuardedTool:
+    """A guarded call cancelled at its time limit: a retry can read its effect back only
+    with ``reconcile`` (the refusal is then ``timeout``, retryable), else its outcome stays
+    unknown (``unknown_outcome``, not retryable): the refusal says what a retry gets."""
     asked: list[CallRequest] = steps.pop("asked", [])
-    guarded: GuardedTool = Gate(**steps).guard(_slow_tool(kit, release))
-    error = refusal("timeout", lambda: st.call(guarded, ARGS, ctx("r-slow")))
-    assert error.retryable is True and len(kit.runs) == 1 and asked == []
-    receipt = guarded.gate.store.receipt("r-slow")
+    guarded: GuardedTool = Gate(**steps).guard(_cancelled_tool(kit))
+    code = "timeout" if steps.get("reconcile") is not None else "unknown_outcome"
+    error = refusal(code, lambda: st.call(guarded, ARGS, ctx("r-slow")))
+    assert error.retryable is (code == "timeout") and len(kit.runs) == 1 and asked == []
+    receipt = guarded.gate.store.receipt(key("r-slow"))
     assert receipt is not None and receipt.state == "unknown_outcome"
     return guarded
 
@@ -536,12 +568,14 @@ def test_other_arguments_under_an_unknown_request_id_are_refused(
     assert asked == [] and len(kit.runs) == 1
 
 
-def _digest(guarded: GuardedTool, arguments: Any, actor: str | None = "alice") -> str:
+def _digest(
+    guarded: GuardedTool, arguments: Any, actor: str | None = "alice", tenant: str | None = "acme"
+) -> str:
     from standard_tool.boundary import call_digest
     from standard_tool.schema._canonical import digest
 
     schema = digest(st.input_json_schema(guarded))
-    return call_digest("transfer", schema, arguments, actor)
+    return call_digest("transfer", schema, arguments, actor, tenant)
 
 
 def test_a_claim_whose_lease_still_runs_is_refused_without_running(kit: Kit, mode: str) -> None:
@@ -550,7 +584,9 @@ def test_a_claim_whose_lease_still_runs_is_refused_without_running(kit: Kit, mod
     guarded = gate.guard(kit.tool)
     now = time.time()
     store.claim(
-        Receipt("r-lease", "transfer", _digest(guarded, ARGS), started=now, lease_until=now + 60)
+        Receipt(
+            "r-lease", "transfer", _digest(guarded, ARGS), started=now, lease_until=now + 60, **WHO
+        )
     )
     for _ in range(3):
         error = refusal("unknown_outcome", lambda: invoke(mode, guarded, ARGS, ctx("r-lease")))
@@ -564,7 +600,14 @@ def test_a_claim_whose_lease_ran_out_goes_to_reconcile(kit: Kit, mode: str) -> N
     guarded = Gate(store=store, reconcile=lambda r: asked.append(r)).guard(kit.tool)
     now = time.time()
     store.claim(
-        Receipt("r-dead", "transfer", _digest(guarded, ARGS), started=now - 9, lease_until=now - 1)
+        Receipt(
+            "r-dead",
+            "transfer",
+            _digest(guarded, ARGS),
+            started=now - 9,
+            lease_until=now - 1,
+            **WHO,
+        )
     )
     assert invoke(mode, guarded, ARGS, ctx("r-dead"))["n"] == 1
     assert len(asked) == 1 and len(kit.runs) == 1
@@ -661,7 +704,7 @@ def test_a_call_one_budget_refuses_takes_nothing_from_the_others(kit: Kit, mode:
     invoke(mode, guarded, ARGS, ctx("a-0"))
     for i in range(1, 4):  # alice's own budget is spent: the tool's is not touched
         refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx(f"a-{i}"))
-        assert gate.store.receipt(f"a-{i}") is None  # its request id is free again
+        assert gate.store.receipt(key(f"a-{i}")) is None  # its request id is free again
     for i in range(4):
         invoke(mode, guarded, ARGS, ctx(f"u-{i}", actor=f"user-{i}"))
     refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("u-4", actor="user-4"))
@@ -674,7 +717,7 @@ def test_a_held_call_then_approved_spends_one_unit(kit: Kit, mode: str) -> None:
     big = {**ARGS, "amount": 500}
     for _ in range(3):
         refusal("held_for_review", invoke, mode, guarded, big, ctx("h"))
-    gate.approve("h", approver="carol")
+    gate.approve("h", approver="carol", **WHO)
     assert invoke(mode, guarded, big, ctx("h"))["n"] == 1
     assert invoke(mode, guarded, big, ctx("h"))["n"] == 1  # a replay
     assert invoke(mode, guarded, ARGS, ctx("small"))["n"] == 2
@@ -692,7 +735,7 @@ class _Rejecting(MemoryStore):
 
     def take_all(self, buckets: Any, now: float) -> bool:
         taken = super().take_all(buckets, now)
-        approval = self.approval(self.request_id)
+        approval = self.approval(key(self.request_id))
         if approval is not None and approval.status == "approved":
             approval.status = "rejected"
             self.save_approval(approval)
@@ -705,9 +748,9 @@ def test_an_approval_that_cannot_be_used_spends_nothing(kit: Kit, mode: str) -> 
     guarded = gate.guard(kit.tool)
     big = {**ARGS, "amount": 500}
     refusal("held_for_review", invoke, mode, guarded, big, ctx("r-ap"))
-    gate.approve("r-ap", approver="carol")
+    gate.approve("r-ap", approver="carol", **WHO)
     refusal("held_for_review", invoke, mode, guarded, big, ctx("r-ap"))  # rejected meanwhile
-    assert kit.runs == [] and store.receipt("r-ap") is None
+    assert kit.runs == [] and store.receipt(key("r-ap")) is None
     refusal("denied", invoke, mode, guarded, big, ctx("r-ap"))  # the rejection, read
     assert invoke(mode, guarded, ARGS, ctx("small"))["n"] == 1  # the unit came back
     refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("small-2"))
@@ -719,7 +762,14 @@ def test_reconciling_a_found_effect_spends_no_budget(kit: Kit, mode: str) -> Non
     guarded = gate.guard(kit.tool)
     now = time.time()
     store.claim(
-        Receipt("r-dead", "transfer", _digest(guarded, ARGS), started=now - 9, lease_until=now - 1)
+        Receipt(
+            "r-dead",
+            "transfer",
+            _digest(guarded, ARGS),
+            started=now - 9,
+            lease_until=now - 1,
+            **WHO,
+        )
     )
     assert invoke(mode, guarded, ARGS, ctx("r-dead")) == {"found": True}
     assert invoke(mode, guarded, ARGS, ctx("r-dead")) == {"found": True}  # a replay
@@ -736,12 +786,12 @@ def test_a_reconciled_call_its_budget_refuses_keeps_its_receipt(kit: Kit, mode: 
     guarded = gate.guard(kit.tool)
     now = time.time()
     dead = Receipt(
-        "r-dead", "transfer", _digest(guarded, ARGS), started=now - 9, lease_until=now - 1
+        "r-dead", "transfer", _digest(guarded, ARGS), started=now - 9, lease_until=now - 1, **WHO
     )
     store.claim(dead)
     for _ in range(2):
         refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("r-dead"))
-    assert store.receipt("r-dead") is dead and len(asked) == 2 and kit.runs == []
+    assert store.receipt(key("r-dead")) is dead and len(asked) == 2 and kit.runs == []
 
 
 class _Gathering(MemoryStore):
@@ -856,7 +906,7 @@ def test_one_audit_event_per_call_with_its_fields(kit: Kit, mode: str) -> None:
     invoke(mode, guarded, ARGS, ctx("r-a"))
     big = {**ARGS, "amount": 987654}
     refusal("held_for_review", lambda: invoke(mode, guarded, big, ctx("r-b")))
-    gate.approve("r-b", approver="carol")
+    gate.approve("r-b", approver="carol", **WHO)
     invoke(mode, guarded, big, ctx("r-b"))
     refusal("invalid_arguments", lambda: invoke(mode, guarded, {"amount": ARGUMENT}, ctx("r-c")))
     assert [(e.request_id, e.outcome, e.code) for e in events] == [
@@ -887,11 +937,11 @@ def test_the_audit_event_of_a_failure_and_a_timeout(release: threading.Event) ->
     refusal("failed", lambda: st.call(Gate(audit=[events.append]).guard(kit.tool), ARGS, ctx()))
     slow = Gate(audit=[events.append]).guard(_slow_tool(Kit(), release))
     refusal("timeout", lambda: st.call(slow, ARGS, ctx("r-t")))
-    refusal("unknown_outcome", lambda: st.call(slow, ARGS, ctx("r-t")))
+    refusal("unknown_outcome", lambda: st.call(slow, ARGS, ctx("r-t")))  # still running
     assert [(e.outcome, e.code) for e in events] == [
         ("failed", "failed"),
         ("timeout", "timeout"),
-        ("unknown_outcome", "unknown_outcome"),
+        ("refused", "unknown_outcome"),
     ]
     assert all(SECRET not in _event_text(e) for e in events)
 
@@ -955,7 +1005,15 @@ class _Broken(MemoryStore):
 
 @pytest.mark.parametrize(
     "method",
-    ["is_disabled", "receipt", "approval", "save_approval", "use_approval", "take_all", "claim"],
+    [
+        "is_disabled",
+        "receipt",
+        "approval",
+        "save_approval",
+        "use_approval",
+        "take_all",
+        "claim_checked",
+    ],
 )
 def test_a_failing_store_fails_closed(
     kit: Kit, mode: str, method: str, caplog: pytest.LogCaptureFixture
@@ -965,14 +1023,15 @@ def test_a_failing_store_fails_closed(
         gate = Gate(store=store, approvals=lambda r: True)
         guarded = gate.guard(kit.tool)
         refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-x")))
-        gate.approve("r-x", approver="carol")
+        gate.approve("r-x", approver="carol", **WHO)
     else:
         gate = Gate(store=store, approvals=lambda r: True, budgets=[Budget(5)])
-        if method not in ("approval", "save_approval"):
+        if method not in ("receipt", "approval", "save_approval"):
             gate.approvals = None
         guarded = gate.guard(kit.tool)
     with caplog.at_level(logging.WARNING, "standard_tool.boundary"):
-        error = refusal("denied", lambda: invoke(mode, guarded, ARGS, ctx("r-x")))
+        error = refusal("unavailable", lambda: invoke(mode, guarded, ARGS, ctx("r-x")))
+    assert error.retryable is True
     assert "store down" not in str(error) and kit.runs == []
     assert any(r.exc_info and isinstance(r.exc_info[1], OSError) for r in caplog.records)
 
@@ -1020,11 +1079,11 @@ def test_a_store_that_cannot_refund_changes_no_refusal(
     guarded = gate.guard(kit.tool)
     big = {**ARGS, "amount": 500}
     refusal("held_for_review", invoke, mode, guarded, big, ctx("r-back"))
-    gate.approve("r-back", approver="carol")
+    gate.approve("r-back", approver="carol", **WHO)
     with caplog.at_level(logging.ERROR, "standard_tool.boundary"):
         refusal("held_for_review", invoke, mode, guarded, big, ctx("r-back"))
     assert any(r.exc_info and isinstance(r.exc_info[1], OSError) for r in caplog.records)
-    assert store.receipt("r-back") is None and kit.runs == []
+    assert store.receipt(key("r-back")) is None and kit.runs == []
     refusal("budget_exceeded", invoke, mode, guarded, ARGS, ctx("small"))
 
 

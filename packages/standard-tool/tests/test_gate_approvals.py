@@ -1,8 +1,11 @@
-"""The gate's approvals: a held call waits for a person, bound to its request id and to the
-digest of its tool, arguments and actor; an approval lets that one call run, once."""
+"""The gate's approvals: a held call waits for a person, bound to its caller's request id and
+to the digest of its tool, arguments, actor and tenant; an approval lets that one call run,
+once; the person is shown the call whole."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sys
 import threading
 import time
@@ -12,7 +15,7 @@ from typing import Any
 import pytest
 
 import standard_tool as st
-from standard_tool.boundary import CallRequest, Decision, Gate, MemoryStore
+from standard_tool.boundary import CallRequest, Decision, Gate, MemoryStore, record_key
 from standard_tool.exceptions import UsageError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -20,6 +23,8 @@ from gate_kit import ARGUMENT, SECRET, Kit, invoke, record, refusal  # noqa: E40
 
 ARGS = {"amount": 500, "to": ARGUMENT}
 CONTEXT = {"actor": "alice", "tenant": "acme", "secret": SECRET}
+WHO = {"tenant": "acme", "actor": "alice"}
+"""Whose calls the tests make, as a decision names them."""
 
 
 @pytest.fixture(params=["sync", "async", "raw"])
@@ -47,33 +52,121 @@ def test_a_held_call_says_what_a_person_approves(kit: Kit, mode: str) -> None:
     assert error.retryable is False and kit.runs == []
     assert error.message == "This call waits for a person's review."
     approval = error.approval
-    assert approval is not None and set(approval) == {"id", "tool", "digest", "summary"}
+    assert approval is not None
+    assert list(approval) == ["id", "tool", "tenant", "actor", "arguments", "summary", "digest"]
     assert approval["id"] == "r-1" and approval["tool"] == "transfer"
+    assert (approval["tenant"], approval["actor"]) == ("acme", "alice")
+    assert approval["arguments"] == ARGS and json.loads(approval["summary"]) == ARGS
     assert approval["digest"].startswith("sha256:")
-    assert ARGUMENT in approval["summary"] and '"amount": 500' in approval["summary"]
     assert "approval" not in str(error) and ARGUMENT not in str(error)
-    pending = gate.pending("r-1")
+    assert gate.pending("r-1") is None  # another caller's request id "r-1" is not this one
+    pending = gate.pending("r-1", **WHO)
     assert pending is not None and pending.request() == approval
     assert (pending.actor, pending.tenant, pending.status) == ("alice", "acme", "pending")
     # Small calls are not held.
     assert invoke(mode, guarded, {**ARGS, "amount": 5}, ctx("r-small"))["sent"] == 5
 
 
-def test_a_summary_shows_no_context_value_and_is_clipped(kit: Kit) -> None:
-    guarded = Gate(approvals=large).guard(kit.tool)
-    error = refusal("held_for_review", st.call, guarded, {**ARGS, "to": SECRET * 50}, ctx("r-s"))
+PAYMENT = {
+    "type": "object",
+    "properties": {
+        "memo": {"type": "string"},
+        "to_account": {"type": "string"},
+        "amount": {"type": "integer"},
+        "api_key": {"type": "string", "writeOnly": True},
+        "card": {
+            "type": "object",
+            "properties": {"pin": {"type": "string", "format": "password"}, "last4": {}},
+        },
+    },
+    "required": ["memo", "to_account", "amount"],
+}
+
+
+def _payment(runs: list[Any]) -> st.Tool:
+    return st.Tool(
+        name="pay",
+        description="Pay.",
+        input_schema=PAYMENT,
+        execute=lambda input: runs.append(input) or len(runs),
+    )
+
+
+def test_the_person_is_shown_the_arguments_whole_as_they_will_run() -> None:
+    """A padded field hides nothing: no clipping, no masking of a value that happens to equal a
+    context value (a caller-chosen request id or tenant); only what the tool marks secret."""
+    runs: list[Any] = []
+    gate = Gate(approvals=lambda r: True)
+    guarded = gate.guard(_payment(runs))
+    call = {
+        "memo": "x" * 5000,
+        "to_account": "DE00-4242",
+        "amount": 50_000,
+        "api_key": "sk-the-key",
+        "card": {"pin": "1234", "last4": "4242"},
+    }
+    context = {"actor": "alice", "tenant": "4242", "request_id": "DE00-4242", "secret": "4242"}
+    error = refusal("held_for_review", st.call, guarded, call, context)
+    assert error.approval is not None
+    shown = error.approval["arguments"]
+    hidden = {**call, "api_key": "<secret>", "card": {"pin": "<secret>", "last4": "4242"}}
+    assert shown == hidden and json.loads(error.approval["summary"]) == hidden
+    assert (
+        "sk-the-key" not in error.approval["summary"] and '"1234"' not in error.approval["summary"]
+    )
+    # The approval keeps what was shown; the digest binds the real arguments, secrets too.
+    pending = gate.pending("DE00-4242", tenant="4242", actor="alice")
+    assert pending is not None and pending.arguments == hidden
+    gate.approve("DE00-4242", tenant="4242", actor="alice", approver="carol")
+    other_key = refusal("denied", st.call, guarded, {**call, "api_key": "sk-another"}, context)
+    assert "another call" in other_key.message and runs == []
+    assert st.call(guarded, call, context) == 1 and runs == [call]
+
+
+def test_no_value_can_hide_or_reorder_another_in_what_a_person_reads() -> None:
+    """A right-to-left override, zero-width characters, a line separator or a no-break space in
+    one value would make the text on a screen say something else than the call: they are
+    written as JSON escapes, and the text still reads back to the arguments exactly."""
+    runs: list[Any] = []
+    gate = Gate(approvals=lambda r: True)
+    guarded = gate.guard(_payment(runs))
+    tricky = "pay \u202eDE00-9999\u202c\u200b\u2028\xa0\U000e0041 \x00 é"
+    call = {"memo": tricky, "to_account": "DE00-4242", "amount": 1}
+    error = refusal("held_for_review", st.call, guarded, call, ctx("r-rlo"))
     assert error.approval is not None
     summary = error.approval["summary"]
-    assert SECRET not in summary and "[context value]" in summary
-    assert len(summary) <= 500 and summary.endswith("...")
+    assert summary.isprintable() and "é" in summary
+    for escape in ("\\u202e", "\\u200b", "\\u2028", "\\u00a0", "\\udb40\\udc41", "\\u0000"):
+        assert escape in summary
+    assert json.loads(summary) == call and error.approval["arguments"] == call
+
+
+def test_a_typed_function_marks_its_secret_parameters() -> None:
+    from pydantic import SecretStr
+
+    @st.tool(name="login")
+    def login(user: str, password: SecretStr, token: SecretStr | None = None) -> str:
+        """Log in."""
+        return user
+
+    gate = Gate(approvals=lambda r: True)
+    guarded = gate.guard(login)
+    call = {"user": "bob", "password": "hunter2", "token": "t0k3n"}
+    error = refusal("held_for_review", st.call, guarded, call, ctx("r-login"))
+    assert error.approval is not None
+    assert error.approval["arguments"] == {
+        "user": "bob",
+        "password": "<secret>",
+        "token": "<secret>",
+    }
 
 
 def test_an_approved_call_runs_exactly_once(kit: Kit, mode: str) -> None:
     gate = Gate(approvals=large)
     guarded = gate.guard(kit.tool)
     refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-2")))
-    gate.approve("r-2", approver="carol")
-    assert gate.pending("r-2") is None
+    gate.approve("r-2", approver="carol", **WHO)
+    assert gate.pending("r-2", **WHO) is None
     first = invoke(mode, guarded, ARGS, ctx("r-2"))
     assert first == {"sent": 500, "to": ARGUMENT, "n": 1}
     assert invoke(mode, guarded, ARGS, ctx("r-2")) == first  # its receipt answers
@@ -84,20 +177,22 @@ def test_an_approved_call_runs_exactly_once(kit: Kit, mode: str) -> None:
 
 
 def test_other_arguments_under_the_request_id_need_a_new_approval(kit: Kit, mode: str) -> None:
-    """A request id names one call: under it, other arguments (or another actor) are refused,
-    and the approval a person gave, or is asked for, stays the first call's. Elsewhere the
-    other call is held with a request of its own."""
+    """A request id names one call of its caller: under it, other arguments are refused, and
+    the approval a person gave, or is asked for, stays the first call's. Elsewhere (another
+    request id, or another caller's same request id) the other call is held with a request of
+    its own."""
     gate = Gate(approvals=large)
     guarded = gate.guard(kit.tool)
     held = refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-4")))
     bigger = {**ARGS, "amount": 50_000}
-    for context in (ctx("r-4"), ctx("r-4", actor="mallory")):
-        error = refusal("denied", lambda c=context: invoke(mode, guarded, bigger, c))
-        assert error.approval is None and "another call" in error.message
+    error = refusal("denied", lambda: invoke(mode, guarded, bigger, ctx("r-4")))
+    assert error.approval is None and "another call" in error.message
+    theirs = refusal("held_for_review", invoke, mode, guarded, bigger, ctx("r-4", actor="mallory"))
+    assert theirs.approval and theirs.approval["actor"] == "mallory"
     # What a person approves is still what they were shown.
-    pending = gate.pending("r-4")
+    pending = gate.pending("r-4", **WHO)
     assert held.approval and pending and pending.request() == held.approval
-    gate.approve("r-4", approver="carol")
+    gate.approve("r-4", approver="carol", **WHO)
     refusal("denied", lambda: invoke(mode, guarded, bigger, ctx("r-4")))
     assert kit.runs == []
     again = refusal("held_for_review", lambda: invoke(mode, guarded, bigger, ctx("r-5")))
@@ -108,6 +203,29 @@ def test_other_arguments_under_the_request_id_need_a_new_approval(kit: Kit, mode
 
 
 def test_an_approval_is_used_once() -> None:
+    runs: list[int] = []
+
+    @st.tool(name="transfer", timeout=0.05)
+    async def transfer(amount: int, to: str) -> int:
+        """Send money, too slowly (cancelled at the time limit)."""
+        runs.append(amount)
+        await asyncio.sleep(5)
+        return amount
+
+    gate = Gate(approvals=large, reconcile=lambda r: None)
+    guarded = gate.guard(transfer)
+    refusal("held_for_review", st.call, guarded, ARGS, ctx("r-6"))
+    gate.approve("r-6", approver="carol", **WHO)
+    refusal("timeout", st.call, guarded, ARGS, ctx("r-6"))
+    # Its outcome is unknown and its approval used: running it again needs a new one.
+    error = refusal("held_for_review", st.call, guarded, ARGS, ctx("r-6"))
+    assert error.approval is not None and gate.pending("r-6", **WHO) is not None
+    assert runs == [500]
+
+
+def test_an_approved_call_left_running_past_its_limit_runs_once() -> None:
+    """A sync tool past its time limit goes on in its thread: its request id stays running
+    (its approval used), and once it ends its outcome is the receipt a retry reads."""
     release = threading.Event()
     runs: list[int] = []
 
@@ -122,14 +240,21 @@ def test_an_approval_is_used_once() -> None:
     guarded = gate.guard(transfer)
     try:
         refusal("held_for_review", st.call, guarded, ARGS, ctx("r-6"))
-        gate.approve("r-6", approver="carol")
-        refusal("timeout", st.call, guarded, ARGS, ctx("r-6"))
-        # Its outcome is unknown and its approval used: running it again needs a new one.
-        error = refusal("held_for_review", st.call, guarded, ARGS, ctx("r-6"))
-        assert error.approval is not None and gate.pending("r-6") is not None
-        assert runs == [500]
+        gate.approve("r-6", approver="carol", **WHO)
+        timeout = refusal("timeout", st.call, guarded, ARGS, ctx("r-6"))
+        assert timeout.retryable is True
+        running = refusal("unknown_outcome", st.call, guarded, ARGS, ctx("r-6"))
+        assert "still running" in running.message
     finally:
         release.set()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        receipt = gate.store.receipt(record_key("acme", "alice", "r-6"))
+        if receipt is not None and receipt.state == "succeeded":
+            break
+        time.sleep(0.01)
+    assert st.call(guarded, ARGS, ctx("r-6")) == 500
+    assert runs == [500]
 
 
 def test_the_store_uses_an_approval_once() -> None:
@@ -137,25 +262,26 @@ def test_the_store_uses_an_approval_once() -> None:
     guarded = gate.guard(Kit().tool)
     error = refusal("held_for_review", st.call, guarded, ARGS, ctx("r-7"))
     assert error.approval is not None
-    gate.approve("r-7", approver="carol")
-    digest, now = error.approval["digest"], time.time()
-    assert gate.store.use_approval("r-7", "sha256:other", now) is None
-    used = gate.store.use_approval("r-7", digest, now)
+    gate.approve("r-7", approver="carol", **WHO)
+    digest, now, key = error.approval["digest"], time.time(), record_key("acme", "alice", "r-7")
+    assert gate.store.use_approval(key, "sha256:other", now) is None
+    assert gate.store.use_approval("r-7", digest, now) is None  # the bare request id: no one's
+    used = gate.store.use_approval(key, digest, now)
     assert used is not None and used.status == "used" and used.approver == "carol"
-    assert gate.store.use_approval("r-7", digest, now) is None
+    assert gate.store.use_approval(key, digest, now) is None
 
 
 def test_an_approval_expires(kit: Kit, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate(approvals=large)
     guarded = gate.guard(kit.tool)
     refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-8")))
-    gate.approve("r-8", approver="carol", expires_in=0.01)
+    gate.approve("r-8", approver="carol", **WHO, expires_in=0.01)
     later = time.time() + 1.0
     monkeypatch.setattr(time, "time", lambda: later)
     error = refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-8")))
-    assert error.approval is not None and gate.pending("r-8") is not None
+    assert error.approval is not None and gate.pending("r-8", **WHO) is not None
     assert kit.runs == []
-    gate.approve("r-8", approver="carol", expires_in=60)
+    gate.approve("r-8", approver="carol", **WHO, expires_in=60)
     assert invoke(mode, guarded, ARGS, ctx("r-8"))["n"] == 1
 
 
@@ -163,7 +289,7 @@ def test_an_approval_expires_in_real_time(kit: Kit) -> None:
     gate = Gate(approvals=large)
     guarded = gate.guard(kit.tool)
     refusal("held_for_review", st.call, guarded, ARGS, ctx("r-9"))
-    gate.approve("r-9", approver="carol", expires_in=0.001)
+    gate.approve("r-9", approver="carol", **WHO, expires_in=0.001)
     time.sleep(0.05)
     refusal("held_for_review", st.call, guarded, ARGS, ctx("r-9"))
     assert kit.runs == []
@@ -173,12 +299,12 @@ def test_a_rejected_call_is_denied(kit: Kit, mode: str) -> None:
     gate = Gate(approvals=large)
     guarded = gate.guard(kit.tool)
     refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-10")))
-    gate.reject("r-10", approver="carol", reason=f"not with {SECRET}")
+    gate.reject("r-10", approver="carol", reason=f"not with {SECRET}", **WHO)
     for _ in range(2):
         error = refusal("denied", lambda: invoke(mode, guarded, ARGS, ctx("r-10")))
         assert error.message == "A person rejected this call." and "not with" not in str(error)
     assert kit.runs == []
-    held = gate.store.approval("r-10")
+    held = gate.store.approval(record_key("acme", "alice", "r-10"))
     assert held is not None and (held.status, held.approver) == ("rejected", "carol")
 
 
@@ -189,17 +315,22 @@ def test_deciding_what_does_not_wait_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="no call waits"):
         gate.reject("nobody", approver="carol")
     refusal("held_for_review", st.call, gate.guard(Kit().tool), ARGS, ctx("r-11"))
-    gate.approve("r-11", approver="carol")
-    with pytest.raises(UsageError):
-        gate.approve("r-11", approver="dave")  # decided already
-    with pytest.raises(UsageError):
-        gate.reject("r-11", approver="dave")
+    with pytest.raises(UsageError, match="no call waits"):
+        gate.approve("r-11", approver="carol")  # not naming whose call it is: no one's
+    gate.approve("r-11", approver="carol", **WHO)
+    with pytest.raises(UsageError, match="was approved by 'carol' and has not run yet"):
+        gate.approve("r-11", approver="dave", **WHO)  # decided already
+    with pytest.raises(UsageError, match="decision is made once"):
+        gate.reject("r-11", approver="dave", **WHO)
     assert gate.pending("nobody") is None
     refusal("held_for_review", st.call, gate.guard(Kit().tool), ARGS, ctx("r-12"))
     for wrong in (0, -1, "60", True, float("nan")):
         with pytest.raises(UsageError, match="expires_in"):
-            gate.approve("r-12", approver="carol", expires_in=wrong)  # type: ignore[arg-type]
-    assert gate.pending("r-12") is not None
+            gate.approve("r-12", approver="carol", **WHO, expires_in=wrong)  # type: ignore[arg-type]
+    for approver in ("", None, 7):
+        with pytest.raises(UsageError, match="approver"):
+            gate.approve("r-12", approver=approver, **WHO)  # type: ignore[arg-type]
+    assert gate.pending("r-12", **WHO) is not None
 
 
 @pytest.mark.parametrize("step", ["policy", "freshness"])
@@ -212,7 +343,7 @@ def test_a_step_that_holds_holds_the_call(kit: Kit, mode: str, step: str) -> Non
     error = refusal("held_for_review", lambda: invoke(mode, guarded, ARGS, ctx("r-12")))
     assert error.message == "A second person signs transfers." and error.approval
     assert asked == [] and kit.runs == []
-    gate.approve("r-12", approver="carol")
+    gate.approve("r-12", approver="carol", **WHO)
     assert invoke(mode, guarded, ARGS, ctx("r-12"))["n"] == 1
 
 
@@ -220,7 +351,7 @@ def test_approvals_are_shared_through_the_store(kit: Kit) -> None:
     store = MemoryStore()
     first = Gate(approvals=large, store=store)
     refusal("held_for_review", st.call, first.guard(kit.tool), ARGS, ctx("r-13"))
-    Gate(store=store).approve("r-13", approver="carol")  # another process, say
+    Gate(store=store).approve("r-13", approver="carol", **WHO)  # another process, say
     assert st.call(Gate(approvals=large, store=store).guard(kit.tool), ARGS, ctx("r-13"))
     assert len(kit.runs) == 1
 
@@ -229,6 +360,8 @@ def test_approvals_and_receipts_round_trip_through_json() -> None:
     from standard_tool.boundary import Approval, Receipt
 
     approval = Approval("r", "transfer", "sha256:ab", "{}", "alice", None, "approved", "carol")
+    approval.arguments = {"to": "é", "n": [1]}
     assert Approval.from_json(approval.to_json()) == approval
     receipt = Receipt("r", "transfer", "sha256:ab", "succeeded", {"n": [1, "é"]}, effect_id="e")
+    receipt.tenant, receipt.actor = "acme", "alice"
     assert Receipt.from_json(receipt.to_json().encode()) == receipt

@@ -48,6 +48,7 @@ __all__ = [
     "ServerError",
     "StandardToolError",
     "StepTimeoutError",
+    "StoreError",
     "ToolExecutionError",
     "ToolNameError",
     "ToolRefusedError",
@@ -150,10 +151,12 @@ REFUSAL_CODES: dict[str, bool] = {
     "timeout": True,
     "unknown_outcome": False,
     "failed": False,
+    "unavailable": True,
 }
 """Every code a :class:`ToolRefusedError` carries, and whether a model may retry the call as it
 is (``stale``: with fresh data; ``budget_exceeded``: later; ``timeout``: with the same request
-id, which then reads back or reruns the effect once)."""
+id, which then answers the call's outcome once it is known, never a second effect;
+``unavailable``: later, when the gate's store answers again)."""
 
 
 class ToolRefusedError(StandardToolError):
@@ -209,6 +212,11 @@ class ToolRefusedError(StandardToolError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.tool, self.code, self.message, self.request_id, self.approval))
+
+
+class StoreError(StandardToolError):
+    """A gate's store (``standard_tool.boundary``) cannot answer as it promised: its file was
+    deleted or replaced, its server is gone. A gate refuses the call (``unavailable``)."""
 
 
 class PinMismatchError(StandardToolError):

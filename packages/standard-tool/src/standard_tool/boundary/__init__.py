@@ -13,12 +13,12 @@ machine-readable line in every framework.
 from ._audit import JsonlAudit, LoggingAudit
 from ._budget import Budget
 from ._cedar import CedarPolicy
-from ._gate import Gate, GuardedTool, guarded_of, report_effect, with_request_id
+from ._gate import Gate, GuardedTool, guarded_of, identity_of, report_effect, with_request_id
 from ._otel import OpenTelemetryAudit
 from ._redis import RedisStore
 from ._sqlite import SqliteStore
 from ._store import MemoryStore, Store
-from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_digest
+from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_digest, record_key
 
 __all__ = [
     "Approval",
@@ -39,6 +39,8 @@ __all__ = [
     "Store",
     "call_digest",
     "guarded_of",
+    "identity_of",
+    "record_key",
     "report_effect",
     "with_request_id",
 ]

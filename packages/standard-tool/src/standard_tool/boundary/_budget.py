@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..exceptions import UsageError
@@ -25,6 +26,7 @@ class Budget:
     per: float | None = None
     key: Literal["tool", "actor", "tenant"] = "tool"
     tools: Collection[str] | None = None
+    _terms: str = field(init=False, repr=False, compare=False, default="")
 
     def __post_init__(self) -> None:
         if type(self.limit) is not int or self.limit < 0:
@@ -40,12 +42,16 @@ class Budget:
             if isinstance(self.tools, str) or not all(isinstance(t, str) for t in self.tools):
                 raise UsageError("a budget's tools are a collection of tool names, not a string")
             object.__setattr__(self, "tools", frozenset(self.tools))
+        tools = None if self.tools is None else sorted(self.tools)
+        terms = json.dumps([self.limit, self.per, tools, self.key], ensure_ascii=False)
+        object.__setattr__(self, "_terms", terms[:-1])
 
     def applies(self, request: CallRequest) -> bool:
         return self.tools is None or request.tool in self.tools
 
     def bucket(self, request: CallRequest) -> str:
-        """The store's key for this call's bucket: the budget's terms, then whose it is."""
+        """The store's key for this call's bucket: the budget's terms, then whose it is, as
+        one JSON array (``[limit, per, tools, key, who]``), so that no two budgets or callers
+        share a bucket whatever their names hold (``,``, ``:``, quotes)."""
         who = {"tool": request.tool, "actor": request.actor, "tenant": request.tenant}[self.key]
-        scope = ",".join(sorted(self.tools)) if self.tools is not None else "*"
-        return f"budget:{self.limit}/{self.per}:{scope}:{self.key}:{who or ''}"
+        return f"budget:{self._terms}, {json.dumps(who or '', ensure_ascii=False)}]"

@@ -19,6 +19,8 @@ returns when it is a coroutine.
 from __future__ import annotations
 
 import contextvars
+import copy
+import dataclasses
 import inspect
 import json
 import logging
@@ -26,12 +28,13 @@ import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._protocols import StandardTool
 from .._text import clip
 from ..exceptions import (
     REFUSAL_CODES,
+    NotJsonError,
     StandardToolError,
     ToolRefusedError,
     ToolTimeoutError,
@@ -40,18 +43,20 @@ from ..exceptions import (
 )
 from ..plugins._metadata import adopt_each, is_one
 from ..plugins._registry import adopt
-from ..run._call import acall, call
-from ..run._redact import secrets_of
-from ..run._waiting import run_sync
+from ..run._call import _failure, acall, call
+from ..run._waiting import run_sync, started_threads
 from ..schema._canonical import digest
-from ..schema._json import json_issues
+from ..schema._json import json_issues, jsonable
 from ..tools._json_schemas import input_json_schema
 from ..tools._wrapper import WrapperTool
 from ._budget import Budget
 from ._store import Bucket, MemoryStore, Store
-from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt
+from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, record_key
 
-__all__ = ["Gate", "GuardedTool", "guarded_of", "report_effect", "with_request_id"]
+if TYPE_CHECKING:
+    import concurrent.futures
+
+__all__ = ["Gate", "GuardedTool", "guarded_of", "identity_of", "report_effect", "with_request_id"]
 
 log = logging.getLogger("standard_tool.boundary")
 
@@ -59,11 +64,16 @@ _UNKNOWN = "Unknown tool: {name!r}."
 """What a hidden tool reads as: the words every unknown tool gets."""
 _DENIED = "This call is not allowed."
 _RUNNING = "This call is still running; its outcome is not known yet."
-_SUMMARY = 500
-"""Characters of a held call's arguments shown to the person asked to approve it."""
+_UNAVAILABLE = "The gate cannot reach what it keeps; try again later."
 _LEASE = 300.0
-"""Seconds a claimed request id is held by a call with no time limit of its own; past it,
-a process that died mid-call leaves an outcome that reads as unknown."""
+"""Seconds a claimed request id is held by a call with no time limit of its own, and by a
+call left running past its time limit; past it, a process that died mid-call leaves an
+outcome that reads as unknown."""
+_SECRET = "<secret>"
+"""What a person asked to approve a call reads for a value the tool marks secret."""
+_HELD = "_standard_tool_held"
+"""The attribute a gate sets on a ``held_for_review`` refusal it raised itself: the gate and
+the key of the call's approval request (see :meth:`Gate.held`)."""
 
 _effects: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar(
     "standard_tool_effects", default=None
@@ -140,15 +150,82 @@ def guarded_of(tool: Any) -> GuardedTool | None:
 
 def with_request_id(tool: Any, context: Any, call_id: Any) -> Any:
     """The context an adapter hands a call of ``tool``: with the framework's own call id as
-    ``request_id`` when ``tool`` is guarded (its gate runs a request id once) and the context is
-    a mapping, or none, that has no request id; else ``context`` as it is."""
+    ``request_id`` when ``tool`` is guarded (its gate runs a request id once) and the context
+    has none; else ``context`` as it is.
+
+    A mapping (or none) gets the key ``request_id``. A typed context (a dataclass, a pydantic
+    model: LangGraph's ``context_schema``, say) gets it when it declares a ``request_id``
+    field that is ``None``: a copy with the field set (``dataclasses.replace``,
+    ``model_copy``); one without that field cannot carry it, and the gate makes a request id
+    of its own for each call."""
     if not isinstance(call_id, str) or not call_id or guarded_of(tool) is None:
         return context
     if context is None:
         return {"request_id": call_id}
-    if isinstance(context, Mapping) and context.get("request_id") is None:
-        return {**context, "request_id": call_id}
+    if isinstance(context, Mapping):
+        return {**context, "request_id": call_id} if context.get("request_id") is None else context
+    if getattr(context, "request_id", False) is not None:  # none declared, or one set
+        return context
+    if dataclasses.is_dataclass(context) and not isinstance(context, type):
+        if any(f.name == "request_id" and f.init for f in dataclasses.fields(context)):
+            return dataclasses.replace(context, request_id=call_id)
+        return context
+    fields = getattr(type(context), "model_fields", None)
+    copy_of = getattr(context, "model_copy", None)
+    if isinstance(fields, Mapping) and "request_id" in fields and callable(copy_of):
+        return copy_of(update={"request_id": call_id})
     return context
+
+
+def identity_of(context: Any) -> tuple[str | None, str | None]:
+    """The caller's ``(tenant, actor)`` in a call's ``context``: a mapping's ``"tenant"`` and
+    ``"actor"`` keys, or a typed context's ``tenant`` and ``actor`` attributes; ``None`` for
+    one that is absent. Each is a string of valid Unicode: anything else (a number, a lone
+    surrogate) is a :class:`~standard_tool.exceptions.UsageError`, never read as no one, so
+    that two callers can never share one identity by accident."""
+    if context is None:
+        return None, None
+    try:
+        if isinstance(context, Mapping):
+            actor, tenant = context.get("actor"), context.get("tenant")
+        else:
+            actor, tenant = getattr(context, "actor", None), getattr(context, "tenant", None)
+    except Exception:
+        raise UsageError(
+            "the call's context could not be read (its get or attribute raised)"
+        ) from None
+    return _name(tenant, "tenant"), _name(actor, "actor")
+
+
+def _name(value: Any, what: str) -> str | None:
+    """An identity read from a context: ``None``, or a string of valid Unicode."""
+    if value is None or (type(value) is str and value.isascii()):
+        return value
+    if not isinstance(value, str):
+        raise UsageError(
+            f"the context's {what!r} is a string or absent, not {type(value).__name__}"
+        )
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"the context's {what!r} holds a lone surrogate") from None
+    return str(value)
+
+
+def _request_id_of(value: Any) -> str:
+    """A request id given in a context: a non-empty string of valid Unicode."""
+    if type(value) is str and value and value.isascii():
+        return value
+    if not isinstance(value, str) or not value:
+        raise UsageError(
+            "the context's 'request_id' is a non-empty string or absent, "
+            f"not {'an empty string' if isinstance(value, str) else type(value).__name__}"
+        )
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError("the context's 'request_id' holds a lone surrogate") from None
+    return str(value)
 
 
 class Gate:
@@ -172,16 +249,37 @@ class Gate:
     and changes nothing. A step that raises, or answers something else than it should (a
     Decision or a bool; a bool for ``visible`` and ``approvals``), fails closed: the call is
     refused (``denied``; ``not_found`` for ``visible``), and the reason is logged for the
-    developer on the ``standard_tool.boundary`` logger, not shown to the model.
+    developer on the ``standard_tool.boundary`` logger, not shown to the model. A store that
+    fails refuses the call as ``unavailable`` (retryable: nothing ran).
 
-    A request id names one call (its tool, arguments and actor): reused for another call it is
-    refused (``denied``); while its call runs, it is refused as ``unknown_outcome``. Budgets
-    are spent only by a call that runs: taken together (all or none) once the call holds its
-    request id, given back when its approval cannot be used; a replay spends none.
+    The caller's identity comes in the call's context: ``context["tenant"]``,
+    ``context["actor"]``, and ``context["request_id"]`` when the caller has one (else one is
+    made); a typed context (a dataclass, a pydantic model) gives them as attributes (see
+    :func:`identity_of`, :func:`with_request_id`). Each is a string or absent; anything else
+    is a :class:`~standard_tool.exceptions.UsageError` (nothing is read as no one). The tool
+    sees the request id in ``context["request_id"]`` (a mapping context).
 
-    The caller's identity comes in the call's context: ``context["actor"]``,
-    ``context["tenant"]``, and ``context["request_id"]`` when the caller has one (else one is
-    made); the tool sees the request id in ``context["request_id"]``.
+    A request id belongs to its caller: receipts and approvals are kept per tenant and actor
+    (:func:`record_key`), and a call's digest binds its tool, arguments, actor and tenant, so
+    that no caller ever reads another's receipt or runs under another's approval. Reused for
+    another call of the same caller, a request id is refused (``denied``); while its call
+    runs, it is refused as ``unknown_outcome``. A sync tool left running on its thread past
+    its time limit keeps its request id running until it ends (or its lease of
+    :data:`_LEASE` seconds runs out), and its outcome is then kept: a retry answers it, and
+    never runs the tool a second time. Budgets are spent only by a call that runs: taken
+    together (all or none) once the call holds its request id, given back when its approval
+    cannot be used; a replay spends none. The kill switch is read before the policy and again
+    once the call holds its request id.
+
+    A receipt keeps the JSON form of a result (:func:`standard_tool.jsonable`: a
+    pydantic model as its ``model_dump(mode="json")``, a ``datetime`` as ISO text...), which
+    is what a replay answers, in every store alike.
+
+    A held call's approval request shows the person its arguments whole, exactly as they will
+    run, but for values the input schema marks secret (``writeOnly``, ``format: password``),
+    with the digest it is bound to. ``self_approval``: whether a call's own actor may approve
+    it (default ``False``: :meth:`approve` raises ``UsageError`` for them, and a served gate
+    does not ask the calling client).
     """
 
     def __init__(
@@ -194,7 +292,11 @@ class Gate:
         store: Store | None = None,
         budgets: Iterable[Budget] = (),
         audit: Iterable[Callable[[AuditEvent], Any]] = (),
+        self_approval: bool = False,
     ) -> None:
+        if self_approval is not True and self_approval is not False:
+            raise UsageError(f"self_approval is True or False, not {type(self_approval).__name__}")
+        self.self_approval = self_approval
         self.policy = policy
         self.visibility = visible
         self.freshness = freshness
@@ -222,30 +324,75 @@ class Gate:
         call."""
         return [tool for tool in adopt_each(tools) if self._sees(tool, context)]
 
-    def approve(self, request_id: str, *, approver: str, expires_in: float | None = None) -> None:
-        """Approve the held call ``request_id``: the same call, made again with that request id
-        and the same arguments, runs once (before ``expires_in`` seconds, when given)."""
+    def approve(
+        self,
+        request_id: str,
+        *,
+        approver: str,
+        tenant: str | None = None,
+        actor: str | None = None,
+        expires_in: float | None = None,
+    ) -> None:
+        """Approve the held call ``request_id`` of ``actor`` in ``tenant`` (as its approval
+        request names them): the same call, made again by the same caller with that request id
+        and the same arguments, runs once (before ``expires_in`` seconds, when given).
+
+        Unless the gate was made with ``self_approval=True``, an ``approver`` who is the
+        call's own actor is a :class:`~standard_tool.exceptions.UsageError`. A decision is a
+        compare-and-set in the store: of two racing decisions on one call, one is made and
+        the other raises ``UsageError``."""
         if expires_in is not None and (
             type(expires_in) not in (int, float) or not 0 < expires_in < float("inf")
         ):
             raise UsageError(f"expires_in is a positive number of seconds, not {expires_in!r}")
-        approval = self._pending(request_id)
-        approval.status = "approved"
-        approval.approver = approver
-        approval.expires_at = None if expires_in is None else time.time() + expires_in
-        self.store.save_approval(approval)
+        approval = self._pending(request_id, tenant, actor, approver)
+        if not self.self_approval and approval.actor is not None and approver == approval.actor:
+            raise UsageError(
+                f"{clip(approver)!r} may not approve a call of their own "
+                "(a gate made with self_approval=True allows it)"
+            )
+        expires_at = None if expires_in is None else time.time() + expires_in
+        self._decide(
+            dataclasses.replace(
+                approval, status="approved", approver=approver, expires_at=expires_at
+            )
+        )
 
-    def reject(self, request_id: str, *, approver: str, reason: str = "") -> None:
-        """Reject the held call ``request_id``: made again, it is refused (``denied``)."""
-        approval = self._pending(request_id)
-        approval.status = "rejected"
-        approval.approver = approver
-        approval.reason = reason
-        self.store.save_approval(approval)
+    def reject(
+        self,
+        request_id: str,
+        *,
+        approver: str,
+        tenant: str | None = None,
+        actor: str | None = None,
+        reason: str = "",
+    ) -> None:
+        """Reject the held call ``request_id`` of ``actor`` in ``tenant``: made again, it is
+        refused (``denied``). A compare-and-set, as :meth:`approve` is."""
+        if not isinstance(reason, str):
+            raise UsageError(f"a rejection's reason is a string, not {type(reason).__name__}")
+        approval = self._pending(request_id, tenant, actor, approver)
+        self._decide(
+            dataclasses.replace(approval, status="rejected", approver=approver, reason=reason)
+        )
 
-    def pending(self, request_id: str) -> Approval | None:
-        """The approval request of ``request_id``, if a call waits under it."""
-        approval = self.store.approval(request_id)
+    def pending(
+        self, request_id: str, *, tenant: str | None = None, actor: str | None = None
+    ) -> Approval | None:
+        """The approval request of the call ``request_id`` of ``actor`` in ``tenant``, if it
+        waits for a decision."""
+        approval = self.store.approval(record_key(tenant, actor, request_id))
+        return approval if approval is not None and approval.status == "pending" else None
+
+    def held(self, error: BaseException) -> Approval | None:
+        """The approval request, still pending, of the call this gate itself held with
+        ``error``; ``None`` for any other error: a refusal another gate, a tool or a server
+        made (a ``held_for_review`` refusal read from a remote server's result, say), or a
+        call decided meanwhile. Only what this returns may be put to a person for this call."""
+        mark = getattr(error, _HELD, None) if isinstance(error, ToolRefusedError) else None
+        if not isinstance(mark, tuple) or len(mark) != 2 or mark[0] is not self:
+            return None
+        approval = self.store.approval(mark[1])
         return approval if approval is not None and approval.status == "pending" else None
 
     def disable(self, name: str) -> None:
@@ -259,11 +406,46 @@ class Gate:
 
     # -- the lifecycle -------------------------------------------------------------------
 
-    def _pending(self, request_id: str) -> Approval:
-        approval = self.store.approval(request_id)
-        if approval is None or approval.status != "pending":
-            raise UsageError(f"no call waits for approval under request id {clip(request_id)!r}")
+    def _pending(
+        self, request_id: str, tenant: str | None, actor: str | None, approver: Any
+    ) -> Approval:
+        """The approval request a person decides on, still pending; else a ``UsageError``
+        that says what became of it."""
+        if not isinstance(approver, str) or not approver:
+            raise UsageError("an approver is named by a non-empty string")
+        for value, what in ((request_id, "request id"), (tenant, "tenant"), (actor, "actor")):
+            if value is not None and not isinstance(value, str):
+                raise UsageError(f"a {what} is a string, not {type(value).__name__}")
+        whose = "".join(
+            f" of {what} {clip(value)!r}"
+            for value, what in ((actor, "actor"), (tenant, "tenant"))
+            if value is not None
+        )
+        approval = self.store.approval(record_key(tenant, actor, request_id))
+        if approval is None:
+            raise UsageError(
+                f"no call waits for approval under request id {clip(request_id)!r}{whose}"
+            )
+        if approval.status != "pending":
+            by = f" by {clip(approval.approver)!r}" if approval.approver else ""
+            fate = {
+                "approved": f"was approved{by} and has not run yet",
+                "used": f"was approved{by} and has run",
+                "rejected": f"was rejected{by}",
+            }.get(approval.status, approval.status)
+            raise UsageError(
+                f"the call under request id {clip(request_id)!r}{whose} {fate}; "
+                "a decision is made once"
+            )
         return approval
+
+    def _decide(self, decision: Approval) -> None:
+        """Record a person's decision, if the call still waits for one (compare-and-set)."""
+        if not self.store.decide(decision):
+            raise UsageError(
+                f"the call under request id {clip(decision.request_id)!r} was decided "
+                "meanwhile; a decision is made once"
+            )
 
     def _sees(self, tool: StandardTool, context: Any) -> bool:
         if self.visibility is None:
@@ -320,18 +502,22 @@ class Gate:
     def _lifecycle(self, tool: GuardedTool, input: Any, context: Any) -> Generator[Any, Any, Any]:
         started, clock = time.time(), time.perf_counter()
         name = tool.name
-        request_id, context = _with_request_id(context)
+        request_id = ""
         trace = _Trace()
         closing = False
         try:
+            request_id, context = _with_request_id(context)
             result = yield from self._steps(tool, name, input, context, request_id, trace)
             return result
         except ToolRefusedError as refusal:
             trace.code = trace.code or refusal.code
             raise
         except _Closed:
-            trace.code = "denied"
-            raise ToolRefusedError(name, "denied", _DENIED, request_id) from None
+            trace.code = "unavailable"
+            raise ToolRefusedError(name, "unavailable", _UNAVAILABLE, request_id) from None
+        except UsageError:  # the context holds no identity a call can run under
+            trace.outcome = "error"
+            raise
         except GeneratorExit:  # closed mid-call: the event is still written, nothing awaited
             closing = True
             raise
@@ -367,10 +553,10 @@ class Gate:
         if issues is not None:
             refuse("invalid_arguments", str(ToolValidationError(name, "input", issues)))
 
+        tenant, actor = identity_of(context)
         if self._safely(self.store.is_disabled, name):
             refuse("disabled", "This tool is switched off.")
 
-        actor, tenant = _identity(context)
         request = CallRequest._make(
             name, input, context, actor, tenant, request_id, _schema_digest(tool)
         )
@@ -396,13 +582,15 @@ class Gate:
                 refuse(code, decision.message or _DENIED)
 
         # A request id that already ran answers with its receipt: no approval or budget spent.
-        done = self._safely(self.store.receipt, request_id)
-        if done is not None:
-            _same_call(done, request, refuse)
-            if done.state in ("succeeded", "failed"):
-                return _replay(done, request, trace, refuse)
-            if _running(done, time.time()):
-                refuse("unknown_outcome", _RUNNING)
+        # (With no approval to ask for, the claim below finds it.)
+        if held is not None or self.approvals is not None:
+            done = self._safely(self.store.receipt, request.key)
+            if done is not None:
+                _same_call(done, request, refuse)
+                if done.state in ("succeeded", "failed"):
+                    return _replay(done, request, trace, refuse)
+                if _running(done, time.time()):
+                    refuse("unknown_outcome", _RUNNING)
 
         # Approval: held or refused here; used only once the call holds its request id.
         wanted = held is not None
@@ -416,7 +604,7 @@ class Gate:
                 log.warning("approvals() failed for tool %r: denied", name, exc_info=True)
                 refuse("denied", _DENIED)
         if wanted:
-            trace.approval = self._approval(request, held, trace, refuse)
+            trace.approval = self._approval(tool, request, held, trace, refuse)
 
         # Run once under the request id (a receipt answers a repeat), its budgets taken and its
         # approval used once the id is claimed.
@@ -425,6 +613,7 @@ class Gate:
 
     def _approval(
         self,
+        tool: GuardedTool,
         request: CallRequest,
         held: Decision | None,
         trace: _Trace,
@@ -434,7 +623,7 @@ class Gate:
 
         An approval request is bound to its call: another call under the same request id is
         refused, so that what a person approves is always what they were shown."""
-        approval: Approval | None = self._safely(self.store.approval, request.request_id)
+        approval: Approval | None = self._safely(self.store.approval, request.key)
         now = time.time()
         if approval is not None:
             _same_call(approval, request, refuse)
@@ -446,20 +635,33 @@ class Gate:
             ):
                 return approval
             if approval.status == "pending":
-                refuse(*_held(held), approval.request())
+                raise self._hold(request, held, approval)
         # None yet, expired or used: a new request to a person.
+        shown = _shown(request.arguments, _secret_paths(tool))
         fresh = Approval(
             request_id=request.request_id,
             tool=request.tool,
             digest=request.digest,
-            summary=_summary(request),
+            summary=_legible(json.dumps(shown, ensure_ascii=False, sort_keys=True)),
             actor=request.actor,
             tenant=request.tenant,
             created=now,
+            arguments=shown,
         )
         self._safely(self.store.save_approval, fresh)
         trace.approval = fresh
-        refuse(*_held(held), fresh.request())
+        raise self._hold(request, held, fresh)
+
+    def _hold(
+        self, request: CallRequest, held: Decision | None, approval: Approval
+    ) -> ToolRefusedError:
+        """The refusal of a held call, marked as this gate's own (see :meth:`held`)."""
+        code, message = _held(held)
+        error = ToolRefusedError(
+            request.tool, code, message, request.request_id, approval.request()
+        )
+        setattr(error, _HELD, (self, approval.key))
+        return error
 
     def _once(
         self,
@@ -477,14 +679,19 @@ class Gate:
             digest=request.digest,
             started=now,
             lease_until=now + (lease if isinstance(lease, (int, float)) else _LEASE) + 1.0,
+            tenant=request.tenant,
+            actor=request.actor,
         )
-        held = self._safely(self.store.claim, claim)
+        claim.__dict__["_key"] = request.key  # the same key, not written again
+        held, disabled = self._claim(claim)
         if held is not None:
             _same_call(held, request, refuse)
             if held.state in ("succeeded", "failed"):
                 return _replay(held, request, trace, refuse)
             if _running(held, now):
                 refuse("unknown_outcome", _RUNNING)
+            if disabled:
+                refuse("disabled", "This tool is switched off.")
             # Its outcome is unknown: read the effect back before running anything again.
             if self.reconcile is None:
                 trace.outcome = "unknown_outcome"
@@ -501,21 +708,47 @@ class Gate:
                 return found
             if not self._safely(self.store.replace, held, claim):  # another process took it
                 refuse("unknown_outcome", _RUNNING)
+            # Switched off while the call waited (in an async policy, say): it does not start.
+            disabled = self._safely(self.store.is_disabled, request.tool)
+        if disabled:
+            self._undo([], now, claim, held)
+            refuse("disabled", "This tool is switched off.")
         self._spend(request, claim, held, wanted, trace, refuse)
 
         effects: list[str] = []
         trace.effects = effects
         token = _effects.set(effects)
+        threads: list[concurrent.futures.Future[Any]] = []
+        watching = started_threads.set(threads)
         try:
             result = yield _Run(request.arguments, request.context)
         except ToolTimeoutError:
+            trace.outcome = "timeout"
+            if threads:  # left running on its thread: its request id stays running until it ends
+                self._orphaned(claim, threads[0], effects, tool, request.context)
+                refuse(
+                    "timeout",
+                    "The tool did not finish in time and may still be running; a retry with "
+                    "the same request id answers its outcome once it has ended.",
+                )
             message = "The tool did not finish in time."
             self._keep(_ended(claim, "unknown_outcome", code="timeout", message=message))
-            trace.outcome = "timeout"
-            refuse("timeout", "The tool did not finish in time; its outcome is not known.")
-        except ToolRefusedError:
+            if self.reconcile is not None:
+                refuse(
+                    "timeout",
+                    "The tool did not finish in time; a retry with the same request id reads "
+                    "its effect back, and runs it only if there was none.",
+                )
+            refuse(
+                "unknown_outcome",
+                "The tool did not finish in time; its outcome is not known, and it will not "
+                "run again under this request id.",
+            )
+        except ToolRefusedError as inner:  # a refusal of the tool inside: never this gate's own
             self._keep(_ended(claim, "failed", code="failed", message="The tool refused the call."))
-            raise
+            raise ToolRefusedError(
+                inner.tool, inner.code, inner.message, inner.request_id, inner.approval
+            ) from None
         except StandardToolError as error:
             message = _message(error)
             self._keep(_ended(claim, "failed", code="failed", message=message))
@@ -523,10 +756,93 @@ class Gate:
             refuse("failed", message)
         finally:
             _effects.reset(token)
+            started_threads.reset(watching)
+        if threads and lease is not None and not threads[0].done():
+            # Past its time limit, a wrapper answered for it (a formatted tool's timeout text):
+            # the call itself still runs, and its request id with it.
+            self._orphaned(claim, threads[0], effects, tool, request.context)
+            trace.outcome = "timeout"
+            return result
         effect = effects[-1] if effects else None
-        self._keep(_ended(claim, "succeeded", result=result, effect_id=effect))
+        try:
+            kept = jsonable(result)
+        except NotJsonError:
+            message = "The tool ran, but its result is not JSON data and could not be kept."
+            log.error("tool %r: %s (request %r)", request.tool, message, request.request_id)
+            self._keep(_ended(claim, "failed", code="failed", message=message, effect_id=effect))
+            trace.outcome = "failed"
+            refuse("failed", message)
+        self._keep(_ended(claim, "succeeded", result=kept, effect_id=effect))
         trace.outcome = "succeeded"
         return result
+
+    def _claim(self, claim: Receipt) -> tuple[Receipt | None, bool]:
+        """Claim the call's key, and say whether its tool is switched off now (in one step
+        where the store can): a call that waited in an async policy while a person switched
+        the tool off does not run."""
+        checked = getattr(self.store, "claim_checked", None)
+        if checked is not None:
+            held, disabled = self._safely(checked, claim)
+            return held, bool(disabled)
+        held = self._safely(self.store.claim, claim)
+        if held is not None:
+            return held, False
+        try:
+            return None, bool(self.store.is_disabled(claim.tool))
+        except Exception:
+            self._undo([], claim.started, claim, None)
+            log.warning("the gate's store failed in is_disabled", exc_info=True)
+            raise _Closed from None
+
+    def _orphaned(
+        self,
+        claim: Receipt,
+        thread: concurrent.futures.Future[Any],
+        effects: list[str],
+        tool: GuardedTool,
+        context: Any,
+    ) -> None:
+        """A call left running on ``thread`` past its time limit: its request id stays
+        ``running`` (its lease renewed) until the call ends, and then keeps its outcome, so
+        that a retry never runs it a second time."""
+        renewed = dataclasses.replace(
+            claim, lease_until=max(claim.lease_until, time.time() + _LEASE)
+        )
+        try:
+            if not self.store.replace(claim, renewed):
+                return
+        except Exception:
+            log.error(
+                "the gate's store could not keep request %r running",
+                claim.request_id,
+                exc_info=True,
+            )
+            return
+
+        def ended(done: concurrent.futures.Future[Any]) -> None:
+            effect = effects[-1] if effects else None
+            try:
+                kept = jsonable(done.result())
+            except BaseException as exc:
+                error = exc if isinstance(exc, StandardToolError) else None
+                if error is None and not isinstance(exc, NotJsonError):
+                    error = _failure(tool.wrapped, exc, context)
+                message = "The tool failed." if error is None else _message(error)
+                outcome = _ended(
+                    renewed, "failed", code="failed", message=message, effect_id=effect
+                )
+            else:
+                outcome = _ended(renewed, "succeeded", result=kept, effect_id=effect)
+            try:
+                self.store.replace(renewed, outcome)
+            except Exception:
+                log.error(
+                    "the gate's store could not keep the outcome of request %r",
+                    claim.request_id,
+                    exc_info=True,
+                )
+
+        thread.add_done_callback(ended)
 
     def _spend(
         self,
@@ -551,7 +867,7 @@ class Gate:
                 spent = buckets
             if wanted:
                 used = self._safely(
-                    self.store.use_approval, request.request_id, request.digest, time.time()
+                    self.store.use_approval, request.key, request.digest, time.time()
                 )
                 if used is None:
                     refuse("held_for_review", "This call waits for a person's review.")
@@ -594,7 +910,8 @@ class Gate:
             )
 
     def _safely(self, operation: Callable[..., Any], *args: Any) -> Any:
-        """A store operation; a store that fails refuses the call (closed, never open)."""
+        """A store operation; a store that fails refuses the call (closed, never open), as
+        ``unavailable``: a retry may succeed once the store answers again."""
         try:
             return operation(*args)
         except Exception:
@@ -632,8 +949,8 @@ class Gate:
             tool=name,
             schema_digest=request.schema_digest if request else _schema_digest(tool),
             digest=request.digest if request else None,
-            actor=request.actor if request else _identity(context)[0],
-            tenant=request.tenant if request else _identity(context)[1],
+            actor=request.actor if request else _identity_or_none(context)[1],
+            tenant=request.tenant if request else _identity_or_none(context)[0],
             outcome=trace.outcome,
             code=trace.code,
             approval_id=approval.request_id if approval else None,
@@ -648,25 +965,35 @@ class Gate:
 
 
 def _with_request_id(context: Any) -> tuple[str, Any]:
-    """The call's request id (the caller's, else a new one) and the context holding it."""
+    """The call's request id (the caller's, else a new one) and the context holding it: a
+    mapping gets the key (a copy); a typed context is read (its ``request_id`` attribute)
+    and passed on as it is. A request id that is not a non-empty string is a
+    :class:`~standard_tool.exceptions.UsageError`, never replaced by a new one (each retry
+    would then run again)."""
     if context is None:
         request_id = uuid.uuid4().hex
         return request_id, {"request_id": request_id}
     if isinstance(context, Mapping):
-        given = context.get("request_id")
-        request_id = given if isinstance(given, str) and given else uuid.uuid4().hex
+        try:
+            given = context.get("request_id")
+        except Exception:
+            raise UsageError("the call's context could not be read (its get raised)") from None
+        request_id = uuid.uuid4().hex if given is None else _request_id_of(given)
         return request_id, {**context, "request_id": request_id}
-    return uuid.uuid4().hex, context  # a context that is not a mapping cannot carry one
+    try:
+        given = getattr(context, "request_id", None)
+    except Exception:
+        raise UsageError("the call's context could not be read (an attribute raised)") from None
+    return (uuid.uuid4().hex if given is None else _request_id_of(given)), context
 
 
-def _identity(context: Any) -> tuple[str | None, str | None]:
-    if not isinstance(context, Mapping):
+def _identity_or_none(context: Any) -> tuple[str | None, str | None]:
+    """:func:`identity_of`, or no one where it refuses the context (for the audit event of a
+    call refused for that)."""
+    try:
+        return identity_of(context)
+    except UsageError:
         return None, None
-    actor, tenant = context.get("actor"), context.get("tenant")
-    return (
-        actor if isinstance(actor, str) else None,
-        tenant if isinstance(tenant, str) else None,
-    )
 
 
 def _schema_digest(tool: GuardedTool) -> str:
@@ -705,11 +1032,83 @@ def _held(decision: Decision | None) -> tuple[str, str]:
     return decision.code or "held_for_review", decision.message or "This call waits for review."
 
 
-def _summary(request: CallRequest) -> str:
-    """The arguments for a person to read: no value of the call's context, clipped."""
-    text = json.dumps(request.arguments, ensure_ascii=False, sort_keys=True, default=str)
-    text = secrets_of(request.context).redact(text, (request.tool,))
-    return text if len(text) <= _SUMMARY else text[: _SUMMARY - 3] + "..."
+def _secret_paths(tool: GuardedTool) -> tuple[tuple[str, ...], ...]:
+    """Where the tool's input schema marks a value secret (``writeOnly: true``, or
+    ``format: password``, as pydantic writes a ``SecretStr``): paths of property names, ``*``
+    for every item of an array or every value of an open mapping; found once per tool."""
+    held: tuple[tuple[str, ...], ...] | None = tool.__dict__.get("_secret_paths")
+    if held is None:
+        schema = input_json_schema(tool.wrapped)
+        found: list[tuple[str, ...]] = []
+        _find_secrets(schema, schema, (), found, 0)
+        held = tool.__dict__["_secret_paths"] = tuple(found)
+    return held
+
+
+_SECRET_DEPTH = 32
+"""Levels of an input schema looked through for secret values."""
+
+
+def _find_secrets(
+    node: Any, root: Any, path: tuple[str, ...], found: list[tuple[str, ...]], depth: int
+) -> None:
+    if not isinstance(node, Mapping) or depth > _SECRET_DEPTH:
+        return
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            target = target.get(part) if isinstance(target, Mapping) else None
+        _find_secrets(target, root, path, found, depth + 1)
+    if node.get("writeOnly") is True or node.get("format") == "password":
+        found.append(path)
+        return
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        branches = node.get(keyword)
+        if isinstance(branches, list):
+            for branch in branches:
+                _find_secrets(branch, root, path, found, depth + 1)
+    properties = node.get("properties")
+    if isinstance(properties, Mapping):
+        for name, sub in properties.items():
+            _find_secrets(sub, root, (*path, str(name)), found, depth + 1)
+    for keyword in ("items", "additionalProperties"):
+        _find_secrets(node.get(keyword), root, (*path, "*"), found, depth + 1)
+
+
+def _shown(arguments: Any, secrets: tuple[tuple[str, ...], ...]) -> Any:
+    """The arguments as a person approving the call reads them: a copy, whole, but for the
+    values at ``secrets``, which read :data:`_SECRET`."""
+    shown = copy.deepcopy(arguments)
+    for path in secrets:
+        shown = _masked(shown, path)
+    return shown
+
+
+def _legible(text: str) -> str:
+    """JSON text as a person reads it: every character that does not show as itself (a
+    control, a bidirectional override, a zero-width or other format character, a line or
+    paragraph separator, a space other than the plain one) written as its JSON escape, so no
+    value can hide or reorder another on a screen. It is still JSON, and reads back the same."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() or c == " " else json.dumps(c, ensure_ascii=True)[1:-1] for c in text
+    )
+
+
+def _masked(value: Any, path: tuple[str, ...]) -> Any:
+    if not path:
+        return _SECRET
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        keys = list(value) if head == "*" else [head] if head in value else []
+        for key in keys:
+            value[key] = _masked(value[key], rest)
+    elif isinstance(value, list) and head == "*":
+        value[:] = [_masked(item, rest) for item in value]
+    return value
 
 
 def _message(error: StandardToolError) -> str:
@@ -756,7 +1155,7 @@ def _ended(
 ) -> Receipt:
     """The receipt of a claimed call that has ended. A receipt is never changed once a store
     holds it (a :class:`MemoryStore` keeps the object itself): an outcome is a new one."""
-    return Receipt(
+    ended = Receipt(
         request_id=claim.request_id,
         tool=claim.tool,
         digest=claim.digest,
@@ -768,4 +1167,8 @@ def _ended(
         started=claim.started,
         finished=time.time(),
         lease_until=claim.lease_until,
+        tenant=claim.tenant,
+        actor=claim.actor,
     )
+    ended.__dict__["_key"] = claim.key
+    return ended

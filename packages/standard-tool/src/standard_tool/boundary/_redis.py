@@ -47,6 +47,18 @@ return held[1]
 ``expires_at`` (empty: never) that :meth:`RedisStore.use_approval` checks and changes; the
 ``status`` field is the approval's status."""
 
+DECIDE = """
+local held = redis.call('HMGET', KEYS[1], 'status', 'digest')
+if held[1] ~= 'pending' or held[2] ~= ARGV[1] then
+    return 0
+end
+redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'digest', ARGV[1],
+    'expires_at', ARGV[4])
+return 1
+"""
+"""The decision (its JSON, status and expiry, the fields :meth:`RedisStore.save_approval`
+writes) in place of the approval only while that is ``pending`` with the same digest."""
+
 RELEASE = """
 local held = redis.call('HMGET', KEYS[1], 'state', 'started')
 if held[1] ~= ARGV[1] or held[2] ~= ARGV[2] then
@@ -129,18 +141,37 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
+def _approval_fields(approval: Approval) -> dict[str, str]:
+    """The hash an approval is kept as: its JSON, and the fields :data:`USE_APPROVAL` and
+    :data:`DECIDE` read."""
+    expires_at = "" if approval.expires_at is None else _number(approval.expires_at)
+    return {
+        "body": approval.to_json(),
+        "status": approval.status,
+        "digest": approval.digest,
+        "expires_at": expires_at,
+    }
+
+
 class RedisStore:
     """A :class:`~standard_tool.boundary.Store` in the Redis server at ``url``
     (``redis://host:port/db``, ``rediss://`` for TLS; see ``redis.Redis.from_url``), its keys
     under ``prefix``, for every process of every machine that reaches the server.
 
     Each read-modify-write operation is one Lua script, which Redis runs alone (atomic). A
-    script touches one key, but for :meth:`take_all` and :meth:`refund`, which touch the
+    script declares one key, but for :meth:`take_all` and :meth:`refund`, which touch the
     budget buckets of one call together: every bucket's key holds the hash tag ``{budget}``
-    (one hash slot), so a cluster works too. Needs redis-py (``standard-tool[redis]``),
-    imported when a store is made. Budget buckets, receipts and approvals do not expire:
-    remove old ones with Redis's own tools (keys ``<prefix>receipt:<id>``,
-    ``<prefix>approval:<id>``, ``<prefix>{budget}:<key>``; the set ``<prefix>disabled``).
+    (one hash slot), so a cluster works too. :meth:`claim_checked` sends the claim's script and
+    the read of the kill switch together, in that order, in one pipeline (one round trip).
+    Needs redis-py (``standard-tool[redis]``), imported when a store is made.
+
+    Receipts and approvals are kept under their ``key``
+    (:func:`~standard_tool.boundary.record_key`: the request id within the call's tenant and
+    actor), as the keys ``<prefix>receipt:<key>`` and ``<prefix>approval:<key>``; the budget
+    buckets as ``<prefix>{budget}:<bucket key>``; the tools switched off in the set
+    ``<prefix>disabled``. Budget buckets, receipts and approvals do not expire: remove old
+    ones with Redis's own tools. A server that cannot be reached raises redis-py's
+    ``redis.ConnectionError`` (or ``TimeoutError``) from the operation.
     """
 
     def __init__(self, url: str, *, prefix: str = "standard-tool:") -> None:
@@ -153,7 +184,9 @@ class RedisStore:
         self.url = url
         self.prefix = prefix
         self._redis: Any = redis.Redis.from_url(url)
+        self._no_script: type[Exception] = redis.exceptions.NoScriptError
         self._claim = self._redis.register_script(CLAIM)
+        self._decide = self._redis.register_script(DECIDE)
         self._replace = self._redis.register_script(REPLACE)
         self._use_approval = self._redis.register_script(USE_APPROVAL)
         self._release = self._redis.register_script(RELEASE)
@@ -178,21 +211,40 @@ class RedisStore:
 
     def claim(self, receipt: Receipt) -> Receipt | None:
         held = self._claim(
-            keys=[self._key("receipt", receipt.request_id)],
+            keys=[self._key("receipt", receipt.key)],
             args=[receipt.to_json(), receipt.state, _number(receipt.started)],
         )
         return None if held is None else Receipt.from_json(held)
 
+    def claim_checked(self, receipt: Receipt) -> tuple[Receipt | None, bool]:
+        """:meth:`claim`, then whether ``receipt.tool`` is switched off: the claim's script and
+        the read of the set sent together in one pipeline (one round trip), run in that order
+        (the switch is read once the key is claimed). A server that does not hold the script
+        yet is given it, and the pipeline is sent again."""
+        key = self._key("receipt", receipt.key)
+        args = [receipt.to_json(), receipt.state, _number(receipt.started)]
+        for _ in range(2):
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.evalsha(self._claim.sha, 1, key, *args)
+            pipe.sismember(f"{self.prefix}disabled", receipt.tool)
+            try:
+                held, disabled = pipe.execute()
+            except self._no_script:  # a new or flushed server: nothing was claimed
+                self._redis.script_load(CLAIM)
+                continue
+            return (None if held is None else Receipt.from_json(held)), bool(disabled)
+        raise UsageError("the Redis server does not keep the claim's script")
+
     def replace(self, old: Receipt, new: Receipt) -> bool:
         done = self._replace(
-            keys=[self._key("receipt", old.request_id)],
+            keys=[self._key("receipt", old.key)],
             args=[old.state, _number(old.started), new.to_json(), new.state, _number(new.started)],
         )
         return bool(done)
 
     def release(self, claim: Receipt) -> bool:
         done = self._release(
-            keys=[self._key("receipt", claim.request_id)],
+            keys=[self._key("receipt", claim.key)],
             args=[claim.state, _number(claim.started)],
         )
         return bool(done)
@@ -200,30 +252,33 @@ class RedisStore:
     def save(self, receipt: Receipt) -> None:
         fields = {"body": receipt.to_json(), "state": receipt.state}
         fields["started"] = _number(receipt.started)
-        self._redis.hset(self._key("receipt", receipt.request_id), mapping=fields)
+        self._redis.hset(self._key("receipt", receipt.key), mapping=fields)
 
-    def receipt(self, request_id: str) -> Receipt | None:
-        held = self._redis.hget(self._key("receipt", request_id), "body")
+    def receipt(self, key: str) -> Receipt | None:
+        held = self._redis.hget(self._key("receipt", key), "body")
         return None if held is None else Receipt.from_json(held)
 
     def save_approval(self, approval: Approval) -> None:
-        expires_at = "" if approval.expires_at is None else _number(approval.expires_at)
-        fields = {"body": approval.to_json(), "status": approval.status}
-        fields |= {"digest": approval.digest, "expires_at": expires_at}
-        self._redis.hset(self._key("approval", approval.request_id), mapping=fields)
+        self._redis.hset(self._key("approval", approval.key), mapping=_approval_fields(approval))
 
-    def approval(self, request_id: str) -> Approval | None:
-        body, status = self._redis.hmget(self._key("approval", request_id), ["body", "status"])
+    def approval(self, key: str) -> Approval | None:
+        body, status = self._redis.hmget(self._key("approval", key), ["body", "status"])
         if body is None:
             return None
         held = Approval.from_json(body)
         held.status = cast(Any, status.decode())
         return held
 
-    def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
-        body = self._use_approval(
-            keys=[self._key("approval", request_id)], args=[digest, _number(now)]
+    def decide(self, decision: Approval) -> bool:
+        fields = _approval_fields(decision)
+        done = self._decide(
+            keys=[self._key("approval", decision.key)],
+            args=[fields["digest"], fields["body"], fields["status"], fields["expires_at"]],
         )
+        return bool(done)
+
+    def use_approval(self, key: str, digest: str, now: float) -> Approval | None:
+        body = self._use_approval(keys=[self._key("approval", key)], args=[digest, _number(now)])
         if body is None:
             return None
         held = Approval.from_json(body)

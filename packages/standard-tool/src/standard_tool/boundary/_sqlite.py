@@ -9,17 +9,18 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from ..exceptions import UsageError
+from ..exceptions import StoreError, UsageError
 from ._store import Bucket, refund_each, take_each
 from ._types import Approval, Receipt
 
 __all__ = ["SqliteStore"]
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS receipts (request_id TEXT PRIMARY KEY, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS approvals (request_id TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS receipts (key TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS approvals (key TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS buckets (key TEXT PRIMARY KEY, tokens REAL NOT NULL, updated REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS disabled (tool TEXT PRIMARY KEY);
 """
@@ -36,6 +37,12 @@ class SqliteStore:
     A store has one connection per process (a forked child opens its own), which its threads
     take in turn; :meth:`close` closes it. The file must be on a local disk (SQLite's locks
     are not reliable over a network file system).
+
+    Receipts and approvals are kept under their ``key`` (tables ``receipts`` and
+    ``approvals``: ``key``, and the JSON ``body``). The store remembers the file it opened
+    (its device and inode): once that file is deleted, moved away or replaced, every operation
+    raises :class:`~standard_tool.exceptions.StoreError` naming the path, and nothing makes a
+    new, empty file there (its receipts, budgets and switches would start again from nothing).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
@@ -44,6 +51,10 @@ class SqliteStore:
         self._lock = threading.RLock()
         self._held: tuple[int, sqlite3.Connection] | None = None
         self._closed = False
+        self._file = None if self.path in ("", ":memory:") else os.path.abspath(self.path)
+        """The database file's absolute path (``None`` for a database in memory)."""
+        self._identity: tuple[int, int] | None = None
+        """The ``(st_dev, st_ino)`` of the file this store opened first."""
 
     def __repr__(self) -> str:
         return f"SqliteStore({self.path!r})"
@@ -64,23 +75,75 @@ class SqliteStore:
                 held[1].close()
 
     def _connection(self) -> sqlite3.Connection:
-        """This process's connection (opened on first use); call with the lock held."""
+        """This process's connection (opened on first use), once the file at the path is
+        still the one the store opened; call with the lock held."""
         if self._closed:
             raise UsageError(f"{self!r} is closed")
-        if self._held is not None and self._held[0] == os.getpid():
-            return self._held[1]
-        connection = sqlite3.connect(
-            self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
-        )
+        held = self._held
+        if held is not None and held[0] == os.getpid():
+            self._check()
+            return held[1]
+        connection = self._open()
+        self._held = (os.getpid(), connection)
+        return connection
+
+    def _open(self) -> sqlite3.Connection:
+        """A new connection, with the database in WAL mode and its tables made. The store's
+        first one makes the file if it is not there and remembers it; a later one (a forked
+        child's) opens only that same file, never a new one."""
+        file = self._file
+        if file is not None and self._identity is not None:
+            target, uri = f"{Path(file).as_uri()}?mode=rw", True  # never makes a file
+        else:
+            target, uri = file or self.path, False
         try:
+            connection = sqlite3.connect(
+                target,
+                timeout=self.timeout,
+                isolation_level=None,
+                check_same_thread=False,
+                uri=uri,
+            )
+        except sqlite3.OperationalError:
+            self._check()  # a file that is gone says so
+            raise
+        try:
+            self._check()
             connection.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
             self._wal(connection)
             connection.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")
+            for table in ("receipts", "approvals"):
+                columns = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+                if "key" not in columns:
+                    raise StoreError(
+                        f"the SQLite database {self.path!r} keeps its {table} by request id "
+                        "alone (an earlier form of this store, which let callers meet): give "
+                        "the store a new file"
+                    )
+            if file is not None and self._identity is None:
+                info = os.stat(file)
+                self._identity = (info.st_dev, info.st_ino)
         except BaseException:
             connection.close()
             raise
-        self._held = (os.getpid(), connection)
         return connection
+
+    def _check(self) -> None:
+        """Raise :class:`StoreError` if the file this store opened is no longer at its path."""
+        if self._identity is None or self._file is None:
+            return
+        try:
+            info = os.stat(self._file)
+        except OSError as error:
+            raise StoreError(
+                f"the SQLite database {self.path!r} is gone ({error.strerror}): the store will "
+                "not make a new, empty one there"
+            ) from None
+        if (info.st_dev, info.st_ino) != self._identity:
+            raise StoreError(
+                f"the SQLite database {self.path!r} was replaced by another file: the store "
+                "will not use it"
+            )
 
     def _wal(self, connection: sqlite3.Connection) -> None:
         """Put the database in WAL mode (once, for every later connection): switching takes
@@ -118,69 +181,76 @@ class SqliteStore:
 
     def claim(self, receipt: Receipt) -> Receipt | None:
         with self._write() as db:
-            row = db.execute(
-                "SELECT body FROM receipts WHERE request_id = ?", (receipt.request_id,)
-            ).fetchone()
-            if row is not None:
-                return Receipt.from_json(row[0])
-            db.execute(
-                "INSERT INTO receipts VALUES (?, ?)", (receipt.request_id, receipt.to_json())
-            )
-            return None
+            return self._claim(db, receipt)
+
+    def claim_checked(self, receipt: Receipt) -> tuple[Receipt | None, bool]:
+        """:meth:`claim`, then whether ``receipt.tool`` is switched off, in one transaction."""
+        with self._write() as db:
+            held = self._claim(db, receipt)
+            row = db.execute("SELECT 1 FROM disabled WHERE tool = ?", (receipt.tool,)).fetchone()
+            return held, row is not None
+
+    def _claim(self, db: sqlite3.Connection, receipt: Receipt) -> Receipt | None:
+        key = receipt.key
+        row = db.execute("SELECT body FROM receipts WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            return Receipt.from_json(row[0])
+        db.execute("INSERT INTO receipts VALUES (?, ?)", (key, receipt.to_json()))
+        return None
+
+    def _held_receipt(self, db: sqlite3.Connection, like: Receipt) -> bool:
+        """Whether the receipt under ``like.key`` is still ``like`` (same state and start)."""
+        row = db.execute("SELECT body FROM receipts WHERE key = ?", (like.key,)).fetchone()
+        if row is None:
+            return False
+        held = Receipt.from_json(row[0])
+        return (held.state, held.started) == (like.state, like.started)
 
     def replace(self, old: Receipt, new: Receipt) -> bool:
         with self._write() as db:
-            row = db.execute(
-                "SELECT body FROM receipts WHERE request_id = ?", (old.request_id,)
-            ).fetchone()
-            if row is None:
+            if not self._held_receipt(db, old):
                 return False
-            held = Receipt.from_json(row[0])
-            if (held.state, held.started) != (old.state, old.started):
-                return False
-            db.execute(
-                "UPDATE receipts SET body = ? WHERE request_id = ?", (new.to_json(), old.request_id)
-            )
+            db.execute("UPDATE receipts SET body = ? WHERE key = ?", (new.to_json(), old.key))
             return True
 
     def release(self, claim: Receipt) -> bool:
         with self._write() as db:
-            row = db.execute(
-                "SELECT body FROM receipts WHERE request_id = ?", (claim.request_id,)
-            ).fetchone()
-            if row is None:
+            if not self._held_receipt(db, claim):
                 return False
-            held = Receipt.from_json(row[0])
-            if (held.state, held.started) != (claim.state, claim.started):
-                return False
-            db.execute("DELETE FROM receipts WHERE request_id = ?", (claim.request_id,))
+            db.execute("DELETE FROM receipts WHERE key = ?", (claim.key,))
             return True
 
     def save(self, receipt: Receipt) -> None:
-        self._run(
-            "INSERT OR REPLACE INTO receipts VALUES (?, ?)", receipt.request_id, receipt.to_json()
-        )
+        self._run("INSERT OR REPLACE INTO receipts VALUES (?, ?)", receipt.key, receipt.to_json())
 
-    def receipt(self, request_id: str) -> Receipt | None:
-        row = self._run("SELECT body FROM receipts WHERE request_id = ?", request_id)
+    def receipt(self, key: str) -> Receipt | None:
+        row = self._run("SELECT body FROM receipts WHERE key = ?", key)
         return None if row is None else Receipt.from_json(row[0])
 
     def save_approval(self, approval: Approval) -> None:
         self._run(
-            "INSERT OR REPLACE INTO approvals VALUES (?, ?)",
-            approval.request_id,
-            approval.to_json(),
+            "INSERT OR REPLACE INTO approvals VALUES (?, ?)", approval.key, approval.to_json()
         )
 
-    def approval(self, request_id: str) -> Approval | None:
-        row = self._run("SELECT body FROM approvals WHERE request_id = ?", request_id)
+    def approval(self, key: str) -> Approval | None:
+        row = self._run("SELECT body FROM approvals WHERE key = ?", key)
         return None if row is None else Approval.from_json(row[0])
 
-    def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
+    def decide(self, decision: Approval) -> bool:
+        key = decision.key
         with self._write() as db:
-            row = db.execute(
-                "SELECT body FROM approvals WHERE request_id = ?", (request_id,)
-            ).fetchone()
+            row = db.execute("SELECT body FROM approvals WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return False
+            held = Approval.from_json(row[0])
+            if held.status != "pending" or held.digest != decision.digest:
+                return False
+            db.execute("UPDATE approvals SET body = ? WHERE key = ?", (decision.to_json(), key))
+            return True
+
+    def use_approval(self, key: str, digest: str, now: float) -> Approval | None:
+        with self._write() as db:
+            row = db.execute("SELECT body FROM approvals WHERE key = ?", (key,)).fetchone()
             if row is None:
                 return None
             held = Approval.from_json(row[0])
@@ -191,9 +261,7 @@ class SqliteStore:
             ):
                 return None
             held.status = "used"
-            db.execute(
-                "UPDATE approvals SET body = ? WHERE request_id = ?", (held.to_json(), request_id)
-            )
+            db.execute("UPDATE approvals SET body = ? WHERE key = ?", (held.to_json(), key))
             return held
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:

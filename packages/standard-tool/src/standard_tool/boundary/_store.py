@@ -5,10 +5,14 @@ processes on one machine, ``RedisStore`` for several machines."""
 from __future__ import annotations
 
 import copy
+import dataclasses
+import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from ..exceptions import UsageError
 from ._types import Approval, Receipt
 
 __all__ = ["Bucket", "MemoryStore", "Store", "refill", "refund_each", "take_each"]
@@ -21,44 +25,67 @@ never refilled), as :meth:`Store.take_all` and :meth:`Store.refund` take them.""
 @runtime_checkable
 class Store(Protocol):
     """What a :class:`~standard_tool.boundary.Gate` keeps, each operation atomic across every
-    process that shares the store. A gate never changes a receipt it has given to the store or
-    been given by it: a store may keep and hand back the objects themselves."""
+    process that shares the store.
+
+    Receipts and approvals are kept under their ``key`` (:func:`~standard_tool.boundary.
+    record_key`: the request id within the call's tenant and actor), never under the bare
+    request id: two callers' request ids never meet. A receipt's ``result`` is JSON data
+    (the gate stores the result's JSON form). A gate never changes a receipt it has given to
+    the store or been given by it; a store that keeps objects (not their JSON text) hands back
+    copies of a result that is a list or a dict, so that no caller changes what a replay
+    answers.
+
+    A store that cannot answer as it promised (its file deleted, its server gone) raises;
+    :class:`~standard_tool.exceptions.StoreError` says so in its own words. The gate refuses
+    the call (``unavailable``).
+
+    A store may also have ``claim_checked(receipt) -> (held, disabled)``: :meth:`claim`, then
+    :meth:`is_disabled` of ``receipt.tool``, in one step (one round trip to a server). A gate
+    uses it when it is there.
+    """
 
     def claim(self, receipt: Receipt) -> Receipt | None:
-        """Record ``receipt`` (a call starting) unless its request id has one already; return
-        the one already there, or ``None`` when this call claimed the id."""
+        """Record ``receipt`` (a call starting) unless its key has one already; return the one
+        already there, or ``None`` when this call claimed the key."""
         ...
 
     def replace(self, old: Receipt, new: Receipt) -> bool:
-        """Put ``new`` in place of the receipt of ``old.request_id`` if that is still ``old``
+        """Put ``new`` in place of the receipt under ``old.key`` if that is still ``old``
         (same state and start); return whether it was."""
         ...
 
     def release(self, claim: Receipt) -> bool:
-        """Remove the receipt of ``claim.request_id`` if it is still ``claim`` (same state and
-        start, as :meth:`replace` compares), so that the request id is free again (a claimed
-        call was refused before it ran); return whether it was."""
+        """Remove the receipt under ``claim.key`` if it is still ``claim`` (same state and
+        start, as :meth:`replace` compares), so that the key is free again (a claimed call was
+        refused before it ran); return whether it was."""
         ...
 
     def save(self, receipt: Receipt) -> None:
-        """Record ``receipt`` (a call's outcome), whatever was there."""
+        """Record ``receipt`` (a call's outcome) under its key, whatever was there."""
         ...
 
-    def receipt(self, request_id: str) -> Receipt | None:
-        """The receipt of ``request_id``, if any."""
+    def receipt(self, key: str) -> Receipt | None:
+        """The receipt under ``key``, if any."""
         ...
 
     def save_approval(self, approval: Approval) -> None:
-        """Record ``approval`` under its request id, whatever was there."""
+        """Record ``approval`` under its key, whatever was there."""
         ...
 
-    def approval(self, request_id: str) -> Approval | None:
-        """The approval request of ``request_id``, if any."""
+    def approval(self, key: str) -> Approval | None:
+        """The approval request under ``key``, if any."""
         ...
 
-    def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
-        """Mark the approval of ``request_id`` used and return it, if it is ``approved``, bound
-        to ``digest`` and not expired at ``now``; else change nothing and return ``None``."""
+    def decide(self, decision: Approval) -> bool:
+        """Put ``decision`` (its status ``approved`` or ``rejected``, with its approver, reason
+        and expiry) in place of the approval under ``decision.key`` if that one is still
+        ``pending`` and bound to the same digest; return whether it was. A compare-and-set:
+        of two decisions racing on one approval, exactly one returns ``True``."""
+        ...
+
+    def use_approval(self, key: str, digest: str, now: float) -> Approval | None:
+        """Mark the approval under ``key`` used and return it, if it is ``approved``, bound to
+        ``digest`` and not expired at ``now``; else change nothing and return ``None``."""
         ...
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
@@ -132,62 +159,219 @@ def refund_each(
     return new
 
 
+def _copied(value: Any) -> Any:
+    """JSON data ``value`` copied: its lists and dicts new, its scalars (which never change)
+    themselves."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
+
+
+_SHARED = (list, dict)
+"""What a result is when a caller could change it in place."""
+
+
+def _own(receipt: Receipt) -> Receipt:
+    """``receipt`` itself when its result is a scalar; else a copy holding a copy of its
+    result: what a :class:`MemoryStore` keeps and hands back, so that no caller holds a list or
+    a dict a replay answers."""
+    if isinstance(receipt.result, _SHARED):
+        return dataclasses.replace(receipt, result=_copied(receipt.result))
+    return receipt
+
+
+def _own_approval(approval: Approval) -> Approval:
+    """A copy of ``approval`` (its arguments copied too), for a :class:`MemoryStore` to keep
+    or hand back: an app changes the approvals it is given."""
+    held = copy.copy(approval)
+    if isinstance(held.arguments, _SHARED):
+        held.arguments = _copied(held.arguments)
+    return held
+
+
+def _bound(name: str, value: int | None) -> int:
+    """``value``, a bound of a :class:`MemoryStore` (``sys.maxsize`` for ``None``: none)."""
+    if value is None:
+        return sys.maxsize
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    raise UsageError(f"MemoryStore's {name} is an int of at least 1, or None, not {value!r}")
+
+
 class MemoryStore:
     """A :class:`Store` in this process's memory (lost when it ends; not shared).
 
-    Receipts are kept and handed back as they are (a gate never changes a receipt once a
-    store holds it); approvals, which an app changes, are copied both ways."""
+    Receipts are kept as objects: one whose result is a list or a dict is copied as it comes
+    in and as it goes out (a scalar result is not: nothing can change it); approvals, which an
+    app changes, are copied both ways.
 
-    def __init__(self) -> None:
+    At most ``max_receipts`` receipts are kept (``None``: no bound): past it, the receipts
+    that finished earliest (``succeeded``, ``failed`` or ``unknown_outcome``) are dropped
+    first, never a ``running`` one (while more calls than the bound run at once, the store
+    holds more). A dropped receipt is forgotten: a repeat of its request id runs the tool
+    again, so the bound must exceed the number of calls made within the window in which a
+    caller may repeat one. At most ``max_approvals`` approvals are kept likewise: the ones
+    decided or used earliest are dropped first, never a ``pending`` one (a repeat of a dropped
+    one's call asks a person again).
+    """
+
+    def __init__(
+        self, max_receipts: int | None = 100_000, max_approvals: int | None = 100_000
+    ) -> None:
+        self._most = _bound("max_receipts", max_receipts)
+        self._most_approvals = _bound("max_approvals", max_approvals)
         self._lock = threading.Lock()
         self._receipts: dict[str, Receipt] = {}
+        self._finished: OrderedDict[str, None] = OrderedDict()
+        """The keys of the finished receipts, the one finished earliest first."""
         self._approvals: dict[str, Approval] = {}
+        self._decided: OrderedDict[str, None] = OrderedDict()
+        """The keys of the approvals no longer pending, the one decided or used earliest
+        first."""
         self._buckets: dict[str, tuple[float, float]] = {}
         self._disabled: set[str] = set()
 
+    @property
+    def max_receipts(self) -> int | None:
+        """How many receipts the store keeps at most (``None``: no bound)."""
+        return None if self._most == sys.maxsize else self._most
+
+    @property
+    def max_approvals(self) -> int | None:
+        """How many approvals the store keeps at most (``None``: no bound)."""
+        return None if self._most_approvals == sys.maxsize else self._most_approvals
+
     def claim(self, receipt: Receipt) -> Receipt | None:
+        key = receipt.key
+        if receipt.result is not None and isinstance(receipt.result, _SHARED):
+            receipt = _own(receipt)
         with self._lock:
-            held = self._receipts.get(receipt.request_id)
-            if held is not None:
-                return held
-            self._receipts[receipt.request_id] = receipt
-            return None
+            held = self._receipts.get(key)
+            if held is None:
+                self._receipts[key] = receipt
+                if receipt.state != "running":
+                    self._finished[key] = None
+                if len(self._receipts) > self._most:
+                    self._drop_receipts()
+                return None
+        return _own(held) if held.result is not None and isinstance(held.result, _SHARED) else held
+
+    def claim_checked(self, receipt: Receipt) -> tuple[Receipt | None, bool]:
+        """:meth:`claim`, then whether ``receipt.tool`` is switched off, in one hold of the
+        store's lock."""
+        key = receipt.key
+        if receipt.result is not None and isinstance(receipt.result, _SHARED):
+            receipt = _own(receipt)
+        with self._lock:
+            held = self._receipts.get(key)
+            if held is None:
+                self._receipts[key] = receipt
+                if receipt.state != "running":
+                    self._finished[key] = None
+                if len(self._receipts) > self._most:
+                    self._drop_receipts()
+            disabled = receipt.tool in self._disabled
+        if held is not None and isinstance(held.result, _SHARED):
+            held = _own(held)
+        return held, disabled
+
+    def _keep(self, key: str, receipt: Receipt) -> None:
+        """Hold ``receipt`` (the store's own) under ``key``, with the lock held: the last of
+        the finished ones when it has finished."""
+        self._receipts[key] = receipt
+        finished = self._finished
+        if receipt.state == "running":
+            finished.pop(key, None)
+        elif key in finished:
+            finished.move_to_end(key)
+        else:
+            finished[key] = None
+        if len(self._receipts) > self._most:
+            self._drop_receipts()
+
+    def _drop_receipts(self) -> None:
+        """Drop the receipts finished earliest while more than the bound are held."""
+        receipts, finished = self._receipts, self._finished
+        while len(receipts) > self._most and finished:
+            del receipts[finished.popitem(last=False)[0]]
 
     def replace(self, old: Receipt, new: Receipt) -> bool:
+        key = old.key
+        new = _own(new)
         with self._lock:
-            held = self._receipts.get(old.request_id)
+            held = self._receipts.get(key)
             if held is None or (held.state, held.started) != (old.state, old.started):
                 return False
-            self._receipts[old.request_id] = new
+            self._keep(key, new)
             return True
 
     def release(self, claim: Receipt) -> bool:
+        key = claim.key
         with self._lock:
-            held = self._receipts.get(claim.request_id)
+            held = self._receipts.get(key)
             if held is None or (held.state, held.started) != (claim.state, claim.started):
                 return False
-            del self._receipts[claim.request_id]
+            del self._receipts[key]
+            self._finished.pop(key, None)
             return True
 
     def save(self, receipt: Receipt) -> None:
+        key = receipt.key
+        if receipt.result is not None and isinstance(receipt.result, _SHARED):
+            receipt = _own(receipt)
         with self._lock:
-            self._receipts[receipt.request_id] = receipt
+            self._receipts[key] = receipt
+            finished = self._finished
+            if receipt.state == "running":
+                finished.pop(key, None)
+            elif key in finished:
+                finished.move_to_end(key)
+            else:
+                finished[key] = None
+            if len(self._receipts) > self._most:
+                self._drop_receipts()
 
-    def receipt(self, request_id: str) -> Receipt | None:
-        return self._receipts.get(request_id)
+    def receipt(self, key: str) -> Receipt | None:
+        held = self._receipts.get(key)
+        return None if held is None else _own(held)
+
+    def _keep_approval(self, key: str, approval: Approval) -> None:
+        """Hold ``approval`` (the store's own) under ``key``, with the lock held."""
+        self._approvals[key] = approval
+        if approval.status == "pending":
+            self._decided.pop(key, None)
+        elif key in self._decided:
+            self._decided.move_to_end(key)
+        else:
+            self._decided[key] = None
+        while len(self._approvals) > self._most_approvals and self._decided:
+            del self._approvals[self._decided.popitem(last=False)[0]]
 
     def save_approval(self, approval: Approval) -> None:
+        kept = _own_approval(approval)
         with self._lock:
-            self._approvals[approval.request_id] = copy.copy(approval)
+            self._keep_approval(kept.key, kept)
 
-    def approval(self, request_id: str) -> Approval | None:
+    def approval(self, key: str) -> Approval | None:
         with self._lock:
-            held = self._approvals.get(request_id)
-            return None if held is None else copy.copy(held)
+            held = self._approvals.get(key)
+            return None if held is None else _own_approval(held)
 
-    def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
+    def decide(self, decision: Approval) -> bool:
+        kept = _own_approval(decision)
+        key = kept.key
         with self._lock:
-            held = self._approvals.get(request_id)
+            held = self._approvals.get(key)
+            if held is None or held.status != "pending" or held.digest != kept.digest:
+                return False
+            self._keep_approval(key, kept)
+            return True
+
+    def use_approval(self, key: str, digest: str, now: float) -> Approval | None:
+        with self._lock:
+            held = self._approvals.get(key)
             if (
                 held is None
                 or held.status != "approved"
@@ -196,7 +380,8 @@ class MemoryStore:
             ):
                 return None
             held.status = "used"
-            return copy.copy(held)
+            self._keep_approval(key, held)
+            return _own_approval(held)
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
         with self._lock:

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from typing import Any, Literal
 
 from ..exceptions import REFUSAL_CODES, UsageError
 from ..schema._canonical import digest
 
-__all__ = ["Approval", "AuditEvent", "CallRequest", "Decision", "Receipt", "call_digest"]
+__all__ = [
+    "Approval",
+    "AuditEvent",
+    "CallRequest",
+    "Decision",
+    "Receipt",
+    "call_digest",
+    "record_key",
+]
 
 
 @dataclass(frozen=True)
@@ -46,10 +53,30 @@ class Decision:
         return cls("hold", code, message)
 
 
-def call_digest(tool: str, schema_digest: str, arguments: Any, actor: str | None) -> str:
+def call_digest(
+    tool: str, schema_digest: str, arguments: Any, actor: str | None, tenant: str | None = None
+) -> str:
     """SHA-256 over the RFC 8785 canonical JSON of the tool's name, its input-schema digest,
-    the arguments and the actor: what an approval is bound to."""
-    return digest({"tool": tool, "schema": schema_digest, "arguments": arguments, "actor": actor})
+    the arguments, the actor and the tenant: what a receipt and an approval are bound to."""
+    return digest(
+        {
+            "tool": tool,
+            "schema": schema_digest,
+            "arguments": arguments,
+            "actor": actor,
+            "tenant": tenant,
+        }
+    )
+
+
+def record_key(tenant: str | None, actor: str | None, request_id: str) -> str:
+    """The key a store keeps a call's receipt and approval under: its request id within its
+    tenant and actor, so that no caller reaches another's. Written so that no two triples give
+    the same key (``-`` for none, else the length, a colon and the text), whatever a caller
+    puts in a request id."""
+    t = "-" if tenant is None else f"{len(tenant)}:{tenant}"
+    a = "-" if actor is None else f"{len(actor)}:{actor}"
+    return f"{t}/{a}/{request_id}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,18 +120,35 @@ class CallRequest:
         )
         return request
 
-    @cached_property
+    @property
     def digest(self) -> str:
-        """:func:`call_digest` of this call (computed on first use)."""
-        return call_digest(self.tool, self.schema_digest, self.arguments, self.actor)
+        """:func:`call_digest` of this call (computed on first use, then kept)."""
+        held: str | None = self.__dict__.get("_digest")
+        if held is None:
+            held = self.__dict__["_digest"] = call_digest(
+                self.tool, self.schema_digest, self.arguments, self.actor, self.tenant
+            )
+        return held
+
+    @property
+    def key(self) -> str:
+        """:func:`record_key` of this call: where its receipt and approval are kept."""
+        held: str | None = self.__dict__.get("_key")
+        if held is None:
+            held = self.__dict__["_key"] = record_key(self.tenant, self.actor, self.request_id)
+        return held
 
 
 @dataclass
 class Approval:
-    """A held call's approval request and its fate, kept in the store under the request id.
+    """A held call's approval request and its fate, kept in the store under its
+    :attr:`key` (the request id within the call's tenant and actor).
 
-    ``status`` is ``pending`` until a person decides (``approved`` or ``rejected``); an
-    approval is ``used`` by the one call it lets through.
+    ``arguments`` are the call's arguments exactly as they will run, but for the values of
+    parameters the tool's input schema marks secret (``writeOnly``, or ``format: password``),
+    which read ``"<secret>"``; ``summary`` is their JSON text, whole. ``digest`` binds the
+    approval to the real arguments. ``status`` is ``pending`` until a person decides
+    (``approved`` or ``rejected``); an approval is ``used`` by the one call it lets through.
     """
 
     request_id: str
@@ -118,14 +162,25 @@ class Approval:
     reason: str | None = None
     created: float = 0.0
     expires_at: float | None = None
+    arguments: Any = None
+
+    @property
+    def key(self) -> str:
+        """:func:`record_key` of this approval's call."""
+        return record_key(self.tenant, self.actor, self.request_id)
 
     def request(self) -> dict[str, Any]:
-        """What a person is shown: the id, the tool, the digest, the summary."""
+        """What a person is shown: the request id, the tool, whose call it is (tenant and
+        actor), the arguments as they will run (secret values hidden), their JSON text whole
+        (``summary``), and the digest the approval is bound to."""
         return {
             "id": self.request_id,
             "tool": self.tool,
-            "digest": self.digest,
+            "tenant": self.tenant,
+            "actor": self.actor,
+            "arguments": self.arguments,
             "summary": self.summary,
+            "digest": self.digest,
         }
 
     def to_json(self) -> str:
@@ -138,9 +193,11 @@ class Approval:
 
 @dataclass
 class Receipt:
-    """What a request id did: claimed (``running``), then ``succeeded`` with its result,
-    ``failed`` with a refusal code and message, or ``unknown_outcome`` (it timed out, or the
-    process died while it ran: a lease past ``lease_until`` reads as that)."""
+    """What a request id did, kept in the store under its :attr:`key` (the request id within
+    the call's tenant and actor): claimed (``running``), then ``succeeded`` with its result
+    (its JSON form: JSON data, what a replay answers), ``failed`` with a refusal code and
+    message, or ``unknown_outcome`` (its outcome cannot be known: a running claim whose lease,
+    ``lease_until``, has passed reads as that too)."""
 
     request_id: str
     tool: str
@@ -153,6 +210,17 @@ class Receipt:
     started: float = 0.0
     finished: float | None = None
     lease_until: float = 0.0
+    tenant: str | None = None
+    actor: str | None = None
+
+    @property
+    def key(self) -> str:
+        """:func:`record_key` of this receipt's call (computed on first use, then kept: a
+        receipt's call never changes)."""
+        held: str | None = self.__dict__.get("_key")
+        if held is None:
+            held = self.__dict__["_key"] = record_key(self.tenant, self.actor, self.request_id)
+        return held
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False)

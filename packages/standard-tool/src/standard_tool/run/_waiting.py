@@ -30,6 +30,7 @@ __all__ = [
     "running_threads",
     "start_thread",
     "thread_within",
+    "started_threads",
     "timeout_seconds",
     "wait",
     "wait_for",
@@ -301,6 +302,13 @@ _workers = _Workers()
 _started: set[concurrent.futures.Future[Any]] = set()
 _started_lock = threading.Lock()
 
+started_threads: contextvars.ContextVar[list[concurrent.futures.Future[Any]] | None] = (
+    contextvars.ContextVar("standard_tool_started_threads", default=None)
+)
+"""Where :func:`start_thread` also lists each call it starts, when a caller has set a list
+here: a caller that stops waiting at a time limit can then learn when the call it left
+behind ends (the execution boundary keeps such a call's request id running until then)."""
+
 
 def _finished(future: concurrent.futures.Future[Any]) -> None:
     with _started_lock:
@@ -325,6 +333,9 @@ def start_thread(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[
     with _started_lock:
         _started.add(future)
     future.add_done_callback(_finished)
+    listed = started_threads.get()
+    if listed is not None:
+        listed.append(future)
     context = contextvars.copy_context()
 
     def run() -> None:
