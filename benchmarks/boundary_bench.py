@@ -29,6 +29,7 @@ from standard_tool.boundary import (
     SqliteStore,
     Store,
     call_digest,
+    record_key,
 )
 
 from _timing import pair_us
@@ -48,7 +49,7 @@ def guarded(store: Store) -> Callable[[], object]:
     ids = (f"request-{n}" for n in itertools.count())
 
     def run() -> object:
-        return st.call(tool, {}, {"actor": "ann", "request_id": next(ids)})
+        return st.call(tool, {}, {"actor": "ann", "tenant": "acme", "request_id": next(ids)})
 
     return run
 
@@ -122,20 +123,20 @@ def cedar_row() -> None:
 
 def floor() -> Callable[[], object]:
     """What a guarded call cannot skip, written out with nothing else: the digest of the call
-    (what its receipt is bound to), a claim of its request id and the saved outcome, around
-    ``st.call`` of the tool."""
+    (what its receipt is bound to: tool, arguments, actor and tenant), a claim of its request
+    id under its caller's key and the saved outcome, around ``st.call`` of the tool."""
     receipts: dict[str, tuple[str, str, object]] = {}
     schema = "sha256:" + "0" * 64
     ids = (f"request-{n}" for n in itertools.count())
 
     def run() -> object:
-        request_id = next(ids)
-        bound = call_digest("noop", schema, {}, "ann")
-        if request_id in receipts:
-            return receipts[request_id][2]
-        receipts[request_id] = (bound, "running", None)
+        key = record_key("acme", "ann", next(ids))
+        bound = call_digest("noop", schema, {}, "ann", "acme")
+        if key in receipts:
+            return receipts[key][2]
+        receipts[key] = (bound, "running", None)
         result = st.call(noop, {})
-        receipts[request_id] = (bound, "succeeded", result)
+        receipts[key] = (bound, "succeeded", result)
         return result
 
     return run

@@ -553,8 +553,23 @@ class Gate:
         if issues is not None:
             refuse("invalid_arguments", str(ToolValidationError(name, "input", issues)))
 
-        tenant, actor = identity_of(context)
-        if self._safely(self.store.is_disabled, name):
+        # Who calls: a mapping context is a dict of the gate's own by now (read at once when
+        # both are ASCII strings or absent); anything else through identity_of's checks.
+        if type(context) is dict:
+            tenant, actor = context.get("tenant"), context.get("actor")
+            if not (
+                (tenant is None or (type(tenant) is str and tenant.isascii()))
+                and (actor is None or (type(actor) is str and actor.isascii()))
+            ):
+                tenant, actor = identity_of(context)
+        else:
+            tenant, actor = identity_of(context)
+        try:
+            disabled = self.store.is_disabled(name)
+        except Exception:
+            log.warning("the gate's store failed in is_disabled", exc_info=True)
+            raise _Closed from None
+        if disabled:
             refuse("disabled", "This tool is switched off.")
 
         request = CallRequest._make(
@@ -569,6 +584,8 @@ class Gate:
                 continue
             try:
                 answer = step(request)
+                if answer is True:
+                    continue
                 if _awaited(answer):
                     answer = yield answer
                 decision = _decision(answer, default)
@@ -718,8 +735,9 @@ class Gate:
         effects: list[str] = []
         trace.effects = effects
         token = _effects.set(effects)
+        # Only a call with a time limit runs on a thread it can be left running on.
         threads: list[concurrent.futures.Future[Any]] = []
-        watching = started_threads.set(threads)
+        watching = None if lease is None else started_threads.set(threads)
         try:
             result = yield _Run(request.arguments, request.context)
         except ToolTimeoutError:
@@ -756,7 +774,8 @@ class Gate:
             refuse("failed", message)
         finally:
             _effects.reset(token)
-            started_threads.reset(watching)
+            if watching is not None:
+                started_threads.reset(watching)
         if threads and lease is not None and not threads[0].done():
             # Past its time limit, a wrapper answered for it (a formatted tool's timeout text):
             # the call itself still runs, and its request id with it.
@@ -1154,21 +1173,16 @@ def _ended(
     effect_id: str | None = None,
 ) -> Receipt:
     """The receipt of a claimed call that has ended. A receipt is never changed once a store
-    holds it (a :class:`MemoryStore` keeps the object itself): an outcome is a new one."""
-    ended = Receipt(
-        request_id=claim.request_id,
-        tool=claim.tool,
-        digest=claim.digest,
-        state=state,
-        result=result,
-        code=code,
-        message=message,
-        effect_id=effect_id,
-        started=claim.started,
-        finished=time.time(),
-        lease_until=claim.lease_until,
-        tenant=claim.tenant,
-        actor=claim.actor,
-    )
-    ended.__dict__["_key"] = claim.key
+    holds it (a :class:`MemoryStore` keeps the object itself): an outcome is a new one, made
+    from the claim's fields (and its key, kept) at once."""
+    ended: Receipt = object.__new__(Receipt)
+    ended.__dict__ = {
+        **claim.__dict__,
+        "state": state,
+        "result": result,
+        "code": code,
+        "message": message,
+        "effect_id": effect_id,
+        "finished": time.time(),
+    }
     return ended
