@@ -16,7 +16,7 @@ from langchain_core.tools import tool as langchain_tool  # noqa: E402
 from runtimes import refusal_payload  # noqa: E402
 
 from standard_tool import adopt, convert, input_json_schema, targets  # noqa: E402
-from standard_tool.boundary import CallRequest, Decision, Gate  # noqa: E402
+from standard_tool.boundary import AuditEvent, CallRequest, Decision, Gate  # noqa: E402
 from standard_tool.registry import runtime  # noqa: E402
 from standard_tool_mcp import connect, to_mcp_server  # noqa: E402
 
@@ -115,11 +115,16 @@ def test_a_served_guarded_tools_refusal_reads_in_langchain_as_a_local_one() -> N
 
 
 async def test_a_held_call_of_a_served_guarded_tool_reads_as_held_in_langchain() -> None:
-    gate = Gate(approvals=lambda request: True)
+    events: list[AuditEvent] = []
+    gate = Gate(approvals=lambda request: True, audit=[events.append])
     async with connect(to_mcp_server(gate.guard(adopt(multiply))), timeout=20) as (adopted,):
         got = _payload(await _amessage(convert(adopted, to="langchain"), {"a": 6, "b": 7}))
     assert (got["code"], got["retryable"]) == ("held_for_review", False)
-    assert gate.pending(got["request_id"]) is not None
+    # An anonymous MCP caller: the gate keeps the call under its connection's namespace, and the
+    # model reads the client's own request id.
+    (event,) = events
+    assert event.request_id.endswith(f"/{got['request_id']}")
+    assert gate.pending(event.request_id) is not None
 
 
 RUNTIMES = [info.name for info in targets() if info.name != "mcp" and runtime(info.name)]

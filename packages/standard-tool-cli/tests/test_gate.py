@@ -24,7 +24,9 @@ from standard_tool_mcp import connect
 class JsonFileStore:
     """A test double of the gate's store, and of nothing else: the ``Store`` protocol over one
     JSON file, each operation under an exclusive lock, so that the command's processes (one
-    call, then an approval, then the call again) share what the gate keeps."""
+    call, then an approval, then the call again) share what the gate keeps. Receipts and
+    approvals are kept under their ``key`` (the request id within the call's tenant and
+    actor)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -43,41 +45,57 @@ class JsonFileStore:
 
     def claim(self, receipt: Receipt) -> Receipt | None:
         with self._data() as data:
-            held = data["receipts"].get(receipt.request_id)
+            held = data["receipts"].get(receipt.key)
             if held is not None:
                 return Receipt(**held)
-            data["receipts"][receipt.request_id] = asdict(receipt)
+            data["receipts"][receipt.key] = asdict(receipt)
             return None
 
     def replace(self, old: Receipt, new: Receipt) -> bool:
         with self._data() as data:
-            held = data["receipts"].get(old.request_id)
+            held = data["receipts"].get(old.key)
             if held is None or (held["state"], held["started"]) != (old.state, old.started):
                 return False
-            data["receipts"][old.request_id] = asdict(new)
+            data["receipts"][old.key] = asdict(new)
+            return True
+
+    def release(self, claim: Receipt) -> bool:
+        with self._data() as data:
+            held = data["receipts"].get(claim.key)
+            if held is None or (held["state"], held["started"]) != (claim.state, claim.started):
+                return False
+            del data["receipts"][claim.key]
             return True
 
     def save(self, receipt: Receipt) -> None:
         with self._data() as data:
-            data["receipts"][receipt.request_id] = asdict(receipt)
+            data["receipts"][receipt.key] = asdict(receipt)
 
-    def receipt(self, request_id: str) -> Receipt | None:
+    def receipt(self, key: str) -> Receipt | None:
         with self._data() as data:
-            held = data["receipts"].get(request_id)
+            held = data["receipts"].get(key)
             return None if held is None else Receipt(**held)
 
     def save_approval(self, approval: Approval) -> None:
         with self._data() as data:
-            data["approvals"][approval.request_id] = asdict(approval)
+            data["approvals"][approval.key] = asdict(approval)
 
-    def approval(self, request_id: str) -> Approval | None:
+    def approval(self, key: str) -> Approval | None:
         with self._data() as data:
-            held = data["approvals"].get(request_id)
+            held = data["approvals"].get(key)
             return None if held is None else Approval(**held)
 
-    def use_approval(self, request_id: str, digest: str, now: float) -> Approval | None:
+    def decide(self, decision: Approval) -> bool:
         with self._data() as data:
-            held = data["approvals"].get(request_id)
+            held = data["approvals"].get(decision.key)
+            if held is None or held["status"] != "pending" or held["digest"] != decision.digest:
+                return False
+            data["approvals"][decision.key] = asdict(decision)
+            return True
+
+    def use_approval(self, key: str, digest: str, now: float) -> Approval | None:
+        with self._data() as data:
+            held = data["approvals"].get(key)
             if (
                 held is None
                 or held["status"] != "approved"
@@ -87,14 +105,6 @@ class JsonFileStore:
                 return None
             held["status"] = "used"
             return Approval(**held)
-
-    def release(self, claim: Receipt) -> bool:
-        with self._data() as data:
-            held = data["receipts"].get(claim.request_id)
-            if held is None or (held["state"], held["started"]) != (claim.state, claim.started):
-                return False
-            del data["receipts"][claim.request_id]
-            return True
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
         with self._data() as data:
@@ -278,23 +288,43 @@ def test_a_held_call_runs_once_once_another_process_approves_it(run: Run, gated:
             "message": "This call waits for a person's review.",
             "request_id": "order-42",
         }
-    shown = run("pending", "order-42", *gate)
+    alice = ["--actor", "alice"]
+    shown = run("pending", "order-42", *gate, *alice)
     assert shown.returncode == 0, shown.stderr
     request = json.loads(shown.stdout)
-    assert request["id"] == "order-42" and request["tool"] == "send"
-    assert request["digest"].startswith("sha256:") and request["summary"] == '{"to": "ada"}'
+    digest = request.pop("digest")
+    assert digest.startswith("sha256:") and request == {
+        "id": "order-42",
+        "tool": "send",
+        "tenant": None,
+        "actor": "alice",
+        "arguments": {"to": "ada"},
+        "summary": '{"to": "ada"}',
+    }
+    nobody = run("pending", "order-42", *gate)  # another caller's request ids: not this one
+    assert nobody.returncode == 2 and "give them with --tenant and --actor" in nobody.stderr
     assert effects(gated) == []
 
-    approved = run("approve", "order-42", *gate, "--approver", "bob")
+    approved = run("approve", "order-42", *gate, *alice, "--approver", "bob")
     assert approved.returncode == 0, approved.stderr
-    assert approved.stdout == 'approved \'order-42\': send {"to": "ada"}\n'
-    for decided in (
-        run("approve", "order-42", *gate, "--approver", "bob"),
-        run("reject", "order-42", *gate, "--approver", "carol"),
-        run("pending", "order-42", *gate),
+    assert approved.stdout == (
+        'approved {"id": "order-42", "tool": "send", "tenant": null, "actor": "alice", '
+        f'"arguments": {{"to": "ada"}}, "digest": "{digest}", "approver": "bob"}}\n'
+    )
+    for decided, says in (
+        (run("approve", "order-42", *gate, *alice, "--approver", "bob"), "a decision is made once"),
+        (
+            run("reject", "order-42", *gate, *alice, "--approver", "carol"),
+            "a decision is made once",
+        ),
+        (run("pending", "order-42", *gate, *alice), "it waits for no decision"),
     ):
         assert decided.returncode == 2 and decided.stdout == ""
-        assert "request id 'order-42' is already approved by bob" in decided.stderr
+        (line,) = decided.stderr.splitlines()
+        assert line.endswith(
+            "the call under request id 'order-42' of actor 'alice' was approved by 'bob' and "
+            f"has not run yet; {says}"
+        ), line
 
     done = run(*call)
     assert done.returncode == 0, done.stderr
@@ -304,9 +334,59 @@ def test_a_held_call_runs_once_once_another_process_approves_it(run: Run, gated:
     assert again.returncode == 0, again.stderr
     assert again.stdout == done.stdout
     assert effects(gated) == ["ada"]
-    late = run("approve", "order-42", *gate, "--approver", "bob")
+    late = run("approve", "order-42", *gate, *alice, "--approver", "bob")
     assert late.returncode == 2
-    assert "request id 'order-42' was approved by bob and has run" in late.stderr
+    assert "request id 'order-42' of actor 'alice' was approved by 'bob' and has run" in late.stderr
+
+
+def test_a_call_is_decided_for_the_caller_named(run: Run, gated: Path) -> None:
+    """Two tenants' calls wait under one request id: each is shown and decided as its own."""
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", *gate, "--actor", "alice", "--request-id", "r-7"]
+    acme = [*call, "--input", '{"to": "ada"}', "--tenant", "acme"]
+    globex = [*call, "--input", '{"to": "bob"}', "--tenant", "globex"]
+    assert refusal(run(*acme).stderr)["code"] == refusal(run(*globex).stderr)["code"]
+    alice = ["--actor", "alice"]
+    for tenant, to in (("acme", "ada"), ("globex", "bob")):
+        shown = json.loads(run("pending", "r-7", *gate, *alice, "--tenant", tenant).stdout)
+        assert (shown["tenant"], shown["arguments"]) == (tenant, {"to": to})
+    approved = run("approve", "r-7", *gate, *alice, "--tenant", "globex", "--approver", "carol")
+    assert approved.returncode == 0, approved.stderr
+    assert json.loads(approved.stdout.removeprefix("approved "))["tenant"] == "globex"
+    assert refusal(run(*acme).stderr)["code"] == "held_for_review"
+    assert json.loads(run(*globex).stdout) == "sent to bob"
+    assert effects(gated) == ["bob"]
+
+
+def test_an_actor_approves_no_call_of_their_own(run: Run, gated: Path) -> None:
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    call = ["call", f"{source}:TOOLS", "send", "--input", '{"to": "ada"}', *gate]
+    assert refusal(run(*call, "--actor", "alice", "--request-id", "r-8").stderr)["code"]
+    own = run("approve", "r-8", *gate, "--actor", "alice", "--approver", "alice")
+    assert own.returncode == 2 and own.stdout == ""
+    assert "'alice' may not approve a call of their own" in own.stderr
+    assert json.loads(run("pending", "r-8", *gate, "--actor", "alice").stdout)["id"] == "r-8"
+
+
+def test_the_approval_request_is_shown_and_echoed_whole(run: Run, gated: Path) -> None:
+    """Long arguments are never clipped; a line break or a direction override in them is
+    written as its escape, so that no argument reads as another line or as other text."""
+    source = str(gated / "gated.py")
+    gate = ["--gate", f"{source}:HELD"]
+    to = "a" * 3000 + "\n\u202emallory"
+    call = ["call", f"{source}:TOOLS", "send", "--input", json.dumps({"to": to}), *gate]
+    assert refusal(run(*call, "--request-id", "r-9").stderr)["code"] == "held_for_review"
+    shown = run("pending", "r-9", *gate)
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["arguments"] == {"to": to}
+    assert "\u202e" not in shown.stdout and "\\u202emallory" in shown.stdout
+    approved = run("approve", "r-9", *gate, "--approver", "bob")
+    assert approved.returncode == 0, approved.stderr
+    (line,) = approved.stdout.splitlines()
+    assert json.loads(line.removeprefix("approved "))["arguments"] == {"to": to}
+    assert "\u202e" not in line and effects(gated) == []
 
 
 def test_a_rejected_call_is_denied(run: Run, gated: Path) -> None:
@@ -317,7 +397,17 @@ def test_a_rejected_call_is_denied(run: Run, gated: Path) -> None:
     assert refusal(run(*call).stderr)["code"] == "held_for_review"
     rejected = run("reject", "r-2", *gate, "--approver", "bob", "--reason", "wrong account")
     assert rejected.returncode == 0, rejected.stderr
-    assert rejected.stdout == 'rejected \'r-2\': send {"to": "eve"}\n'
+    document = json.loads(rejected.stdout.removeprefix("rejected "))
+    assert document.pop("digest").startswith("sha256:")
+    assert document == {
+        "id": "r-2",
+        "tool": "send",
+        "tenant": None,
+        "actor": None,
+        "arguments": {"to": "eve"},
+        "approver": "bob",
+        "reason": "wrong account",
+    }
     denied = run(*call)
     assert denied.returncode == 1
     assert refusal(denied.stderr) == {
@@ -327,7 +417,7 @@ def test_a_rejected_call_is_denied(run: Run, gated: Path) -> None:
         "request_id": "r-2",
     }
     again = run("approve", "r-2", *gate, "--approver", "carol")
-    assert again.returncode == 2 and "is already rejected by bob" in again.stderr
+    assert again.returncode == 2 and "was rejected by 'bob'; a decision is made" in again.stderr
     assert effects(gated) == []
 
 
@@ -339,6 +429,7 @@ def test_an_approval_past_its_time_holds_the_call_again(run: Run, gated: Path) -
     assert refusal(run(*call).stderr)["code"] == "held_for_review"
     approved = run("approve", "r-3", *gate, "--approver", "bob", "--expires-in", "0.001")
     assert approved.returncode == 0, approved.stderr
+    assert json.loads(approved.stdout.removeprefix("approved "))["expires_in"] == 0.001
     assert refusal(run(*call).stderr)["code"] == "held_for_review"  # a process starts slower
     assert json.loads(run("pending", "r-3", *gate).stdout)["id"] == "r-3"
     assert effects(gated) == []

@@ -122,7 +122,7 @@ async def test_an_agent_call_held_for_review_runs_once_when_approved(agent: Any)
     }
     assert json.loads(output.content)["request_id"] == "order-7" and shop.refunds == []
 
-    shop.gate.approve("order-7", approver="lead")
+    shop.gate.approve("order-7", actor="alice", approver="lead")
     ran = await agent([shop.native], script, store)
     again = await agent([shop.native], script, store)
     assert [o.is_error for o in ran.outputs + again.outputs] == [False, False]

@@ -1,12 +1,14 @@
 """Guarded tools (``standard_tool.boundary``) served over MCP, seen by real clients: the
-request id, the authenticated caller, refusals as results (and read back as refusals by an
-adopted tool), per-caller tool lists, and a held call confirmed in a client that declares
-elicitation."""
+request id (each anonymous connection's own), the authenticated caller, refusals as results
+(and read back as refusals by an adopted tool), per-caller tool lists, and a held call
+confirmed in a client that declares elicitation, when its gate lets a caller approve its own
+calls, and only a call the gate held itself."""
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,11 +20,12 @@ import pytest
 from mcp.server.auth.provider import AccessToken
 
 from standard_tool import acall, call, tool
-from standard_tool.boundary import CallRequest, Decision, Gate
+from standard_tool.boundary import Approval, AuditEvent, CallRequest, Decision, Gate, record_key
 from standard_tool.exceptions import REFUSAL_CODES, ToolExecutionError, ToolRefusedError
 from standard_tool_mcp import connect, to_asgi_app, to_mcp_server
 from standard_tool_mcp._boundary import (
     MAX_MESSAGE,
+    MAX_NAME,
     MAX_SUMMARY,
     REQUEST_ID_META,
     refusal_of,
@@ -79,6 +82,23 @@ async def _call(
         return dump(await call_tool(session, name, arguments, 10, meta))
 
 
+LEGACY: dict[str, Any] = {"mode": "legacy"} if MAJOR >= 2 else {}
+"""A 2.x client that keeps one connection for its requests (the initialize handshake); a 1.x
+in-memory session always does. With protocol 2026-07-28 each request is a connection."""
+
+
+def audited(**steps: Any) -> tuple[Gate, list[AuditEvent]]:
+    """A gate with ``steps`` (``self_approval``...) whose audit events are kept: where a
+    person deciding elsewhere finds the request id an anonymous caller's call runs under."""
+    events: list[AuditEvent] = []
+    return Gate(audit=[events.append], **steps), events
+
+
+def kept(gate: Gate, event: AuditEvent) -> Approval | None:
+    """The approval request (any status) of the call of the audit event ``event``."""
+    return gate.store.approval(record_key(event.tenant, event.actor, event.request_id))
+
+
 @asynccontextmanager
 async def http_session(
     url: str, token: str, callbacks: dict[str, Any] | None = None
@@ -105,12 +125,15 @@ async def test_a_meta_request_id_reaches_the_tool_and_runs_the_call_once() -> No
     bump, runs = counter()
     server = to_mcp_server(Gate().guard(bump))
     meta = {REQUEST_ID_META: "order-7"}
-    first = await _call(server, "bump", {"n": 1}, meta)
-    again = await _call(server, "bump", {"n": 1}, meta)
+    async with memory_session(server, callbacks=LEGACY) as session:
+        first = dump(await call_tool(session, "bump", {"n": 1}, 10, meta))
+        again = dump(await call_tool(session, "bump", {"n": 1}, 10, meta))
+        other = dump(await call_tool(session, "bump", {"n": 1}, 10, {REQUEST_ID_META: "order-8"}))
     assert first["structuredContent"] == again["structuredContent"] == {"result": 2}
-    assert len(runs) == 1 and runs[0]["request_id"] == "order-7"
-    other = await _call(server, "bump", {"n": 1}, {REQUEST_ID_META: "order-8"})
     assert other["structuredContent"] == {"result": 3} and len(runs) == 2
+    # An anonymous caller's request id, in its connection's namespace.
+    assert re.fullmatch(r"anon-[0-9a-f]{32}/order-7", runs[0]["request_id"])
+    assert runs[1]["request_id"] == runs[0]["request_id"].replace("order-7", "order-8")
 
 
 async def test_without_a_meta_request_id_each_call_runs() -> None:
@@ -179,18 +202,22 @@ async def test_invalid_arguments_of_a_guarded_tool_are_refused_by_its_gate() -> 
 
 async def test_a_held_call_runs_once_when_sent_again_after_the_gate_approves_it() -> None:
     bump, runs = counter()
-    gate = Gate(approvals=lambda request: True)
+    gate, events = audited(approvals=lambda request: True)
     server = to_mcp_server(gate.guard(bump))
-    held = await _call(server, "bump", {"n": 1})
-    payload = held["structuredContent"]
-    assert held["isError"] is True and payload["code"] == "held_for_review" and runs == []
-    request_id = payload["request_id"]
-    gate.approve(request_id, approver="lee")
-    meta = {REQUEST_ID_META: request_id}
-    first = await _call(server, "bump", {"n": 1}, meta)
-    again = await _call(server, "bump", {"n": 1}, meta)
+    async with memory_session(server, callbacks=LEGACY) as session:
+        held = dump(await call_tool(session, "bump", {"n": 1}, 10, None))
+        payload = held["structuredContent"]
+        assert held["isError"] is True and payload["code"] == "held_for_review" and runs == []
+        request_id = payload["request_id"]  # the client's: an id the server made for it
+        assert re.fullmatch(r"[0-9a-f]{32}", request_id)
+        (event,) = events  # the gate's: in the anonymous connection's namespace
+        assert event.request_id.endswith(f"/{request_id}") and event.actor is None
+        gate.approve(event.request_id, approver="lee")
+        meta = {REQUEST_ID_META: request_id}
+        first = dump(await call_tool(session, "bump", {"n": 1}, 10, meta))
+        again = dump(await call_tool(session, "bump", {"n": 1}, 10, meta))
     assert first["structuredContent"] == again["structuredContent"] == {"result": 2}
-    assert [context["request_id"] for context in runs] == [request_id]
+    assert [context["request_id"] for context in runs] == [event.request_id]
 
 
 # Refusals read back by an adopted tool
@@ -214,23 +241,28 @@ async def test_an_adopted_tool_raises_the_refusal_a_local_gate_raises() -> None:
     assert refusal.approval is None
 
 
-async def test_an_adopted_held_call_runs_once_when_sent_again_after_approval() -> None:
+def test_an_adopted_held_call_runs_once_when_sent_again_after_approval() -> None:
+    """An authenticated caller: its request ids are its own (its tenant and actor) on every
+    connection, so that a person approves its call by the id the client read, and the retry
+    (a new request, over stateless HTTP a new connection) runs it once."""
     bump, runs = counter()
     gate = Gate(approvals=lambda request: True)
-    async with connect(to_mcp_server(gate.guard(bump))) as (adopted,):
+    app = to_asgi_app(gate.guard(bump), token_verifier=Verifier())
+    bearer = {"authorization": "Bearer alice-token"}
+    with serving(app) as url, connect(url, headers=bearer, timeout=20) as (adopted,):
         with pytest.raises(ToolRefusedError) as raised:
-            await acall(adopted, {"n": 1})
+            call(adopted, {"n": 1})
         held = raised.value
         assert held.code == "held_for_review" and held.request_id and runs == []
-        gate.approve(held.request_id, approver="lee")
+        gate.approve(held.request_id, tenant="acme", actor="alice", approver="lee")
         again = {"meta": {REQUEST_ID_META: held.request_id}}
-        assert await acall(adopted, {"n": 1}, again) == await acall(adopted, {"n": 1}, again) == 2
+        assert call(adopted, {"n": 1}, again) == call(adopted, {"n": 1}, again) == 2
     assert [context["request_id"] for context in runs] == [held.request_id]
 
 
 def test_a_guarded_tool_served_over_stdio_refuses_through_the_adopted_tool() -> None:
     command = [sys.executable, str(SERVERS / "gated_server.py")]
-    with connect(command, timeout=20) as (refund,):
+    with connect(command, timeout=20) as (refund, _):
         assert call(refund, {"customer": "ada"}) == {"refunded": "ada", "amount": 10}
         with pytest.raises(ToolRefusedError) as unknown:
             call(refund, {"customer": "mallory"}, {"meta": {REQUEST_ID_META: "r-1"}})
@@ -246,6 +278,18 @@ def test_a_guarded_tool_served_over_stdio_refuses_through_the_adopted_tool() -> 
     assert held.value.code == "held_for_review" and held.value.request_id
 
 
+def test_an_anonymous_stdio_client_is_answered_by_its_receipts() -> None:
+    """A stdio server has one client, the process that started it: its anonymous retries keep
+    one namespace of request ids, so a retry is answered, never run again (on every protocol,
+    though SDK 2.x makes a connection per request of protocol 2026-07-28)."""
+    command = [sys.executable, str(SERVERS / "gated_server.py")]
+    with connect(command, timeout=20) as tools:
+        count = next(t for t in tools if t.name == "count")
+        first = call(count, {}, {"meta": {REQUEST_ID_META: "c-1"}})
+        assert call(count, {}, {"meta": {REQUEST_ID_META: "c-1"}}) == first
+        assert call(count, {}, {"meta": {REQUEST_ID_META: "c-2"}}) == first + 1
+
+
 PAYLOAD: dict[str, Any] = {
     "code": "denied",
     "retryable": False,
@@ -255,8 +299,11 @@ PAYLOAD: dict[str, Any] = {
 APPROVAL: dict[str, Any] = {
     "id": "r-1",
     "tool": "refund",
-    "digest": "sha256:" + "0" * 64,
+    "tenant": "acme",
+    "actor": "alice",
+    "arguments": {"customer": "ada"},
     "summary": '{"customer": "ada"}',
+    "digest": "sha256:" + "0" * 64,
 }
 HELD = {**PAYLOAD, "code": "held_for_review", "approval": APPROVAL}
 
@@ -322,6 +369,37 @@ MALFORMED: dict[str, Any] = {
     "approval-digest-malformed": {**HELD, "approval": {**APPROVAL, "digest": "md5:00"}},
     "approval-summary-a-number": {**HELD, "approval": {**APPROVAL, "summary": 7}},
     "approval-tool-empty": {**HELD, "approval": {**APPROVAL, "tool": ""}},
+    "approval-tool-too-long": {**HELD, "approval": {**APPROVAL, "tool": "t" * (MAX_NAME + 1)}},
+    "approval-tenant-a-number": {**HELD, "approval": {**APPROVAL, "tenant": 7}},
+    "approval-actor-a-list": {**HELD, "approval": {**APPROVAL, "actor": ["alice"]}},
+    "approval-actor-too-long": {**HELD, "approval": {**APPROVAL, "actor": "a" * (MAX_NAME + 1)}},
+    "approval-the-old-shape": {
+        **HELD,
+        "approval": {k: APPROVAL[k] for k in ("id", "tool", "digest", "summary")},
+    },
+    # What a person is shown must be what the approval is for, whole.
+    "approval-arguments-not-the-summary": {
+        **HELD,
+        "approval": {**APPROVAL, "arguments": {"customer": "ada", "amount": 10_000}},
+    },
+    "approval-summary-not-json": {**HELD, "approval": {**APPROVAL, "summary": "customer ada"}},
+    "approval-summary-nan": {
+        **HELD,
+        "approval": {**APPROVAL, "summary": '{"amount": NaN}', "arguments": {"amount": 0}},
+    },
+    "approval-summary-too-long": {
+        **HELD,
+        "approval": {
+            **APPROVAL,
+            "summary": json.dumps({"note": "n" * MAX_SUMMARY}),
+            "arguments": {"note": "n" * MAX_SUMMARY},
+        },
+    },
+    "approval-a-lone-surrogate": {**HELD, "approval": {**APPROVAL, "actor": "al\ud800ice"}},
+    "approval-summary-a-lone-surrogate": {
+        **HELD,
+        "approval": {**APPROVAL, "summary": '{"c": "\\ud800"}', "arguments": {"c": "\ud800"}},
+    },
 }
 if MAJOR >= 2:  # structured content that is no object (protocol 2026-07-28; 1.x refuses it)
     MALFORMED["a-list"] = [PAYLOAD]
@@ -334,12 +412,20 @@ async def test_anything_else_in_an_error_result_stays_a_failure(structured: Any)
     assert error.tool == "refund" and error.message == "declined"
 
 
-async def test_a_huge_message_and_summary_are_clipped() -> None:
-    approval = {**APPROVAL, "summary": "s" * 100_000}
+async def test_a_huge_message_is_clipped_and_a_long_approval_read_whole() -> None:
+    note = "n" * (MAX_SUMMARY - len('{"note": ""}'))  # a summary of MAX_SUMMARY characters
+    approval = {
+        **APPROVAL,
+        "tenant": None,
+        "actor": "a" * MAX_NAME,
+        "arguments": {"note": note},
+        "summary": json.dumps({"note": note}),
+    }
+    assert len(approval["summary"]) == MAX_SUMMARY
     refusal = await _adopted_call({**HELD, "message": "m" * 1_000_000, "approval": approval})
     assert isinstance(refusal, ToolRefusedError)
     assert len(refusal.message) == MAX_MESSAGE and refusal.message.endswith("m...")
-    assert refusal.approval is not None and len(refusal.approval["summary"]) == MAX_SUMMARY
+    assert refusal.approval == approval  # never clipped: one more character, and it is not read
     assert len(str(refusal)) < MAX_MESSAGE + 200
 
 
@@ -439,11 +525,23 @@ class Person:
         return types.ElicitResult(action=self.action, content=self.content)  # type: ignore[arg-type]
 
 
-def reviewed() -> tuple[Gate, Any, list[Any]]:
-    """A gate that holds every call for review, and a counter behind it."""
-    bump, runs = counter()
-    gate = Gate(approvals=lambda request: True)
-    return gate, gate.guard(bump), runs
+class Reviewed:
+    """A gate that holds every call for review and lets a caller approve its own
+    (``self_approval``, unless told otherwise), the counter it guards (``bump``), the
+    contexts it ran with and the gate's audit events."""
+
+    def __init__(self, self_approval: bool = True) -> None:
+        bump, self.runs = counter()
+        self.gate, self.events = audited(
+            approvals=lambda request: True, self_approval=self_approval
+        )
+        self.bump = self.gate.guard(bump)
+
+    def approval(self) -> Approval:
+        """The approval request (any status) of the first call."""
+        approval = kept(self.gate, self.events[0])
+        assert approval is not None
+        return approval
 
 
 ASKED_IN = ["a request", "a result"] if MAJOR >= 2 else ["a request"]
@@ -475,16 +573,16 @@ def _refusal(result: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("asked_in", ASKED_IN)
 async def test_an_approval_in_the_client_runs_the_call_once(asked_in: str) -> None:
-    gate, bump, runs = reviewed()
+    reviewed = Reviewed()
     person = Person("accept", {"approve": True})
-    result = await _ask(to_mcp_server(bump), person, {"n": 1}, asked_in)
+    result = await _ask(to_mcp_server(reviewed.bump), person, {"n": 1}, asked_in)
     assert result.get("isError") is not True and result["structuredContent"] == {"result": 2}
-    (context,) = runs
-    approval = gate.store.approval(context["request_id"])
-    assert approval is not None
+    (context,) = reviewed.runs
+    approval = reviewed.approval()
+    assert approval.request_id == context["request_id"]
     assert approval.status == "used" and approval.approver == "mcp-client"
     (asked,) = person.asked
-    assert "'bump'" in asked["message"] and approval.summary in asked["message"]
+    assert '"bump"' in asked["message"] and approval.summary in asked["message"]
     schema = asked["requestedSchema"]
     assert schema["required"] == ["approve"]
     assert schema["properties"]["approve"]["type"] == "boolean"
@@ -499,35 +597,36 @@ async def test_an_approval_in_the_client_runs_the_call_once(asked_in: str) -> No
 async def test_a_refusal_in_the_client_rejects_the_call(
     action: str, content: Any, asked_in: str
 ) -> None:
-    gate, bump, runs = reviewed()
+    reviewed = Reviewed()
     answer = Person(action, content)
-    payload = _refusal(await _ask(to_mcp_server(bump), answer, {"n": 1}, asked_in))
-    assert payload["code"] == "denied" and runs == []
-    approval = gate.store.approval(payload["request_id"])
-    assert approval is not None and approval.status == "rejected"
+    payload = _refusal(await _ask(to_mcp_server(reviewed.bump), answer, {"n": 1}, asked_in))
+    assert payload["code"] == "denied" and reviewed.runs == []
+    approval = reviewed.approval()
+    assert approval.request_id.endswith(f"/{payload['request_id']}")  # the client's own id
+    assert approval.status == "rejected"
     assert approval.approver == "mcp-client" and approval.reason == "declined in the client"
     assert len(answer.asked) == 1
 
 
 async def _held(
-    server: Any, gate: Gate, runs: list[Any], answer: Any, asked_in: str = "a request"
+    reviewed: Reviewed, answer: Any, asked_in: str = "a request", **options: Any
 ) -> None:
+    server = to_mcp_server(reviewed.bump, **options)
     payload = _refusal(await _ask(server, answer, {"n": 1}, asked_in))
-    assert payload["code"] == "held_for_review" and runs == []
-    assert gate.pending(payload["request_id"]) is not None
+    assert payload["code"] == "held_for_review" and reviewed.runs == []
+    assert reviewed.approval().status == "pending"
+    assert reviewed.events[-1].request_id.endswith(f"/{payload['request_id']}")
 
 
 @pytest.mark.parametrize("asked_in", ASKED_IN)
 async def test_a_client_without_elicitation_gets_the_held_result(asked_in: str) -> None:
-    gate, bump, runs = reviewed()
-    await _held(to_mcp_server(bump), gate, runs, None, asked_in)
+    await _held(Reviewed(), None, asked_in)
 
 
 @pytest.mark.parametrize("asked_in", ASKED_IN)
 async def test_with_elicit_approvals_off_a_held_call_is_not_asked_about(asked_in: str) -> None:
-    gate, bump, runs = reviewed()
     person = Person("accept", {"approve": True})
-    await _held(to_mcp_server(bump, elicit_approvals=False), gate, runs, person, asked_in)
+    await _held(Reviewed(), person, asked_in, elicit_approvals=False)
     assert person.asked == []
 
 
@@ -536,9 +635,8 @@ async def test_with_elicit_approvals_off_a_held_call_is_not_asked_about(asked_in
 async def test_an_answer_without_a_boolean_leaves_the_call_held(
     content: Any, asked_in: str
 ) -> None:
-    gate, bump, runs = reviewed()
     person = Person("accept", content)
-    await _held(to_mcp_server(bump), gate, runs, person, asked_in)
+    await _held(Reviewed(), person, asked_in)
     assert len(person.asked) == 1
 
 
@@ -546,8 +644,7 @@ async def test_a_failed_elicitation_request_leaves_the_call_held() -> None:
     async def broken(context: Any, params: Any) -> Any:
         return types.ErrorData(code=-32603, message="no person here")
 
-    gate, bump, runs = reviewed()
-    await _held(to_mcp_server(bump), gate, runs, broken)
+    await _held(Reviewed(), broken)
 
 
 async def test_an_unanswered_elicitation_leaves_the_call_held_at_the_time_limit() -> None:
@@ -571,8 +668,8 @@ async def test_an_unanswered_elicitation_leaves_the_call_held_at_the_time_limit(
     async def notice(params: Any) -> None:
         notices.append(params)
 
-    gate, bump, runs = reviewed()
-    server = to_mcp_server(bump, timeout=0.5)
+    reviewed = Reviewed()
+    server = to_mcp_server(reviewed.bump, timeout=0.5)
     logger, watch = logging.getLogger("standard_tool_mcp"), Watch()
     logger.addHandler(watch)
     level = logger.level
@@ -587,15 +684,15 @@ async def test_an_unanswered_elicitation_leaves_the_call_held_at_the_time_limit(
         logger.removeHandler(watch)
         logger.setLevel(level)
     payload = _refusal(result)
-    assert payload["code"] == "held_for_review" and runs == []
-    assert gate.pending(payload["request_id"]) is not None
+    assert payload["code"] == "held_for_review" and reviewed.runs == []
+    assert reviewed.approval().status == "pending"
     assert notices == []  # the late answer is dropped: no error is reported to the client
 
 
 @pytest.mark.parametrize("asked_in", ASKED_IN)
 async def test_a_call_refused_for_another_reason_is_not_asked_about(asked_in: str) -> None:
     bump, runs = counter()
-    gate = Gate(approvals=lambda request: True)
+    gate = Gate(approvals=lambda request: True, self_approval=True)
     gate.disable("bump")
     person = Person("accept", {"approve": True})
     payload = _refusal(await _ask(to_mcp_server(gate.guard(bump)), person, {"n": 1}, asked_in))
@@ -603,9 +700,9 @@ async def test_a_call_refused_for_another_reason_is_not_asked_about(asked_in: st
 
 
 def test_the_authenticated_caller_is_the_approver() -> None:
-    gate, bump, runs = reviewed()
+    reviewed = Reviewed()
     person = Person("accept", {"approve": True})
-    app = to_asgi_app(bump, stateless=False, token_verifier=Verifier())
+    app = to_asgi_app(reviewed.bump, stateless=False, token_verifier=Verifier())
 
     async def calls(url: str) -> dict[str, Any]:
         callbacks = {"elicitation_callback": person}
@@ -615,6 +712,9 @@ def test_the_authenticated_caller_is_the_approver() -> None:
     with serving(app) as url:
         result = anyio.run(calls, url)
     assert result["structuredContent"] == {"result": 2}
-    (context,) = runs
-    approval = gate.store.approval(context["request_id"])
+    (context,) = reviewed.runs
+    approval = reviewed.gate.store.approval(record_key("acme", "alice", context["request_id"]))
     assert approval is not None and approval.approver == "alice" and approval.actor == "alice"
+    assert approval.status == "used" and not context["request_id"].startswith("anon-")
+    (asked,) = person.asked
+    assert 'tenant: "acme"' in asked["message"] and 'actor: "alice"' in asked["message"]

@@ -234,14 +234,21 @@ def gated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gated]:
         yield served._replace(url=f"http://127.0.0.1:{port}/mcp")
 
 
+BEARER = {"authorization": "Bearer ops-token"}
+"""The token ``gated_workers_app`` accepts: its caller's request ids are its own on every
+request, whichever worker answers it."""
+
+
 def _gated_calls(url: str, calls: list[tuple[str, dict[str, Any], str]]) -> list[dict[str, Any]]:
     """Each ``(tool, arguments, request id)`` called at once, spread over ``CLIENTS`` MCP
-    sessions; the results in wire form."""
+    sessions of one authenticated caller; the results in wire form."""
 
     async def main() -> list[Any]:
         async with AsyncExitStack() as stack:
             sessions = [
-                await stack.enter_async_context(open_session(http_client_transport(url, None), 60))
+                await stack.enter_async_context(
+                    open_session(http_client_transport(url, BEARER), 60)
+                )
                 for _ in range(CLIENTS)
             ]
             return list(

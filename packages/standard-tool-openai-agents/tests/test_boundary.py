@@ -80,7 +80,7 @@ async def test_a_held_call_runs_once_when_approved_under_the_apps_request_id(age
         "message": "This call waits for a person's review.",
     }
     assert shop.refunds == []
-    shop.gate.approve("order-7", approver="lead")
+    shop.gate.approve("order-7", actor="alice", approver="lead")
     ran = await agent([shop.tool], script, context)
     again = await agent([shop.tool], script, context)
     assert json.loads(ran.texts[0]) == json.loads(again.texts[0]) == {"refunded": "ada"}

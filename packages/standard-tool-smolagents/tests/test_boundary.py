@@ -110,7 +110,7 @@ def test_a_call_held_for_review_runs_once_when_approved_under_the_apps_request_i
         "retryable": False,
         "message": "This call waits for a person's review.",
     }
-    shop.gate.approve("order-7", approver="lead")
+    shop.gate.approve("order-7", actor="alice", approver="lead")
     ran = run_tool_calling_agent([shop.tool], script, context)
     again = run_tool_calling_agent([shop.tool], script, context)
     assert [json.loads(r.steps[0].observations) for r in (ran, again)] == [

@@ -18,7 +18,6 @@ import click
 
 import standard_tool as st
 from standard_tool.adapters import LARGE_NUMBER, Adapter
-from standard_tool.boundary import Approval, Gate, MemoryStore
 from standard_tool.checks import (
     CHECKS,
     DESCRIPTIONS,
@@ -41,6 +40,7 @@ from standard_tool.dialects import dialects
 from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
 
+from ._decisions import decided, pending as still_pending, request_text, waiting
 from ._errors import FAILED, USAGE, CommandError
 from ._render import (
     arguments_summary,
@@ -687,57 +687,46 @@ _DECISION = """The gate's store must be one that the process which made the call
 file or a database, not a MemoryStore)."""
 
 
-def _waiting(gate: Gate, gate_spec: str, request_id: str) -> Approval:
-    """The approval request a held call left under ``request_id``, still to be decided."""
-    approval = gate.store.approval(request_id)
-    if approval is None:
-        where = (
-            "; the gate keeps its approvals in a MemoryStore, which lives in one process: give "
-            "it a store that processes share"
-            if isinstance(gate.store, MemoryStore)
-            else ""
-        )
-        raise CommandError(
-            f"no call waits for approval under request id {request_id!r} in the store of "
-            f"--gate {gate_spec!r}{where}"
-        )
-    if approval.status != "pending":
-        by = f" by {approval.approver}" if approval.approver else ""
-        decided = (
-            f"was approved{by} and has run"
-            if approval.status == "used"
-            else f"is already {approval.status}{by}"
-        )
-        raise CommandError(
-            f"the call under request id {request_id!r} {decided}; "
-            "a call waiting for approval is decided once"
-        )
-    return approval
+def _whose(command: F) -> F:
+    """``--tenant`` and ``--actor``: the caller whose call it is, as its approval request names
+    them (a gate keeps each caller's request ids apart)."""
+    command = click.option(
+        "--actor", help="Who made the call (its approval request's actor), if anyone."
+    )(command)
+    return click.option(
+        "--tenant", help="For whom the call was made (its approval request's tenant), if anyone."
+    )(command)
 
 
 @cli.command(
     epilog="""\b
 Examples:
-  standard-tool pending order-42 --gate my_gate.py:GATE"""
+  standard-tool pending order-42 --gate my_gate.py:GATE --tenant acme --actor alice"""
 )
 @click.argument("request_id")
 @_gate(required=True)
+@_whose
 @_debug
-def pending(request_id: str, gate_spec: str) -> None:
-    """The call waiting for approval under REQUEST_ID, as JSON: its id, tool, digest (what an
-    approval is bound to) and summary (its arguments, clipped)."""
+def pending(request_id: str, gate_spec: str, tenant: str | None, actor: str | None) -> None:
+    """The call waiting for approval under REQUEST_ID, of the caller --tenant and --actor name
+    (as the call gave them), as JSON: its approval request whole (id, tool, tenant, actor, the
+    arguments exactly as they will run but for values the tool marks secret, their JSON text
+    as summary, and the digest an approval is bound to)."""
     gate = load_gate(gate_spec)
-    _DOCUMENT.print(_waiting(gate, gate_spec, request_id).request())
+    approval = still_pending(waiting(gate, gate_spec, request_id, tenant, actor))
+    click.echo(request_text(approval))
 
 
 @cli.command(
     epilog="""\b
 Examples:
-  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
-  standard-tool approve order-42 --gate my_gate.py:GATE --approver bob --expires-in 600"""
+  standard-tool approve order-42 --gate my_gate.py:GATE --tenant acme --actor alice --approver bob
+  standard-tool approve order-42 --gate my_gate.py:GATE --actor alice --approver bob \\
+    --expires-in 600"""
 )
 @click.argument("request_id")
 @_gate(required=True)
+@_whose
 @click.option("--approver", required=True, help="Who approves (kept with the approval).")
 @click.option(
     "--expires-in",
@@ -746,31 +735,61 @@ Examples:
     help="Seconds the approval holds (default: until the call is made).",
 )
 @_debug
-def approve(request_id: str, gate_spec: str, approver: str, expires_in: float | None) -> None:
-    """Approve the call waiting under REQUEST_ID: made again with that request id, the same
-    arguments and the same actor, it runs once."""
+def approve(
+    request_id: str,
+    gate_spec: str,
+    tenant: str | None,
+    actor: str | None,
+    approver: str,
+    expires_in: float | None,
+) -> None:
+    """Approve the call waiting under REQUEST_ID, of the caller --tenant and --actor name: made
+    again by that caller with that request id and the same arguments, it runs once. Prints
+    what was approved, whole. Unless the gate allows it (self_approval), the approver may not
+    be the call's actor."""
     gate = load_gate(gate_spec)
-    approval = _waiting(gate, gate_spec, request_id)
-    gate.approve(request_id, approver=approver, expires_in=expires_in)
-    click.echo(f"approved {request_id!r}: {approval.tool} {approval.summary}")
+    approval = waiting(gate, gate_spec, request_id, tenant, actor)
+    try:
+        gate.approve(
+            request_id, tenant=tenant, actor=actor, approver=approver, expires_in=expires_in
+        )
+    except st.UsageError as error:  # decided already (it says what became of it), or refused
+        raise CommandError(one_line(str(error))) from None
+    decision: dict[str, Any] = {"approver": approver}
+    if expires_in is not None:
+        decision["expires_in"] = expires_in
+    click.echo(decided("approved", approval, **decision))
 
 
 @cli.command(
     epilog="""\b
 Examples:
-  standard-tool reject order-42 --gate my_gate.py:GATE --approver bob --reason 'wrong account'"""
+  standard-tool reject order-42 --gate my_gate.py:GATE --actor alice --approver bob \\
+    --reason 'wrong account'"""
 )
 @click.argument("request_id")
 @_gate(required=True)
+@_whose
 @click.option("--approver", required=True, help="Who rejects (kept with the decision).")
 @click.option("--reason", default="", help="Why, kept with the decision (not shown to a model).")
 @_debug
-def reject(request_id: str, gate_spec: str, approver: str, reason: str) -> None:
-    """Reject the call waiting under REQUEST_ID: made again, it is refused (`denied`)."""
+def reject(
+    request_id: str,
+    gate_spec: str,
+    tenant: str | None,
+    actor: str | None,
+    approver: str,
+    reason: str,
+) -> None:
+    """Reject the call waiting under REQUEST_ID, of the caller --tenant and --actor name: made
+    again, it is refused (`denied`). Prints what was rejected, whole."""
     gate = load_gate(gate_spec)
-    approval = _waiting(gate, gate_spec, request_id)
-    gate.reject(request_id, approver=approver, reason=reason)
-    click.echo(f"rejected {request_id!r}: {approval.tool} {approval.summary}")
+    approval = waiting(gate, gate_spec, request_id, tenant, actor)
+    try:
+        gate.reject(request_id, tenant=tenant, actor=actor, approver=approver, reason=reason)
+    except st.UsageError as error:  # decided already: it says what became of it
+        raise CommandError(one_line(str(error))) from None
+    click.echo(decided("rejected", approval, approver=approver, reason=reason))
 
 
 @cli.command(

@@ -6,9 +6,12 @@ context of the run when one was given (``graph.invoke(..., context=...)``), else
 left). A LangChain tool run from the standard side receives a mapping context as
 ``configurable``; any other context value is passed as ``configurable["context"]``.
 
-A model's tool call (``invoke(ToolCall)``, as agents and LangGraph's ``ToolNode`` run it) adds
-its id to a mapping context (or ``None``) as ``request_id``, unless the app put one there:
-the id a guarded tool's gate runs the call under, so that the same call id runs it once.
+A model's tool call (``invoke(ToolCall)``, as agents and LangGraph's ``ToolNode`` run it) gives
+a guarded tool its id as ``request_id``, unless the app put one there: the id the tool's gate
+runs the call under, so that the same call id runs it once. A mapping context (or ``None``)
+gets the key; a typed one (a dataclass or pydantic ``context_schema``) gets it in a copy when
+it declares a ``request_id`` field that is ``None``, and its ``actor`` and ``tenant``
+attributes are what the gate reads as the caller (``standard_tool.boundary.with_request_id``).
 """
 
 from __future__ import annotations

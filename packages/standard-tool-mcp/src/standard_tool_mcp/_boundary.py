@@ -2,8 +2,9 @@
 request id, the caller's identity, its view of the tool list, and the form of a refusal.
 
 - The request id is the client's ``_meta["standard-tool/request-id"]`` when it sends one (a
-  retry of the same call sends the same id, and the gate runs it once), else one the gate
-  makes (a JSON-RPC id names a message of one connection, not a call).
+  retry of the same call sends the same id, and the gate runs it once), else a new one (a
+  JSON-RPC id names a message of one connection, not a call); an anonymous caller's is its
+  connection's own (see ``_scope``).
 - The caller is the authenticated bearer token's subject (its client id when it has none),
   the tenant its ``tenant`` (or ``tid``) claim.
 - A guarded tool whose gate hides it from this caller is not listed, and calling it reads as
@@ -11,21 +12,23 @@ request id, the caller's identity, its view of the tool list, and the form of a 
 - A refusal is an ``isError`` result: the refusal's JSON line as text, its payload as
   structured content. An adopted tool reads such a result back as the refusal
   (:func:`refusal_of`).
-- A held call (``held_for_review``) of a client that declared elicitation is put to the
-  person through the client (:func:`confirm`): a form naming the tool and showing the
-  approval's summary, with one required boolean, ``approve``.
+- A call its own gate held (``held_for_review``), of a client that declared elicitation, is
+  put to the person through the client (:func:`confirm`) when the gate lets a caller approve
+  its own calls (``self_approval``): a form showing the approval request whole
+  (:func:`question`), with one required boolean, ``approve``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from standard_tool import StandardTool
-from standard_tool.boundary import guarded_of
+from standard_tool.boundary import Approval, guarded_of
 from standard_tool.exceptions import REFUSAL_CODES, ToolRefusedError
 
 from . import _compat
@@ -74,10 +77,15 @@ DECLINED = "declined in the client"
 """The reason recorded for a call rejected in the client."""
 MAX_MESSAGE = 4000
 """Characters of a refusal's message read from a server's result (more are clipped)."""
-MAX_SUMMARY = 500
-"""Characters of a held call's approval summary read from a server's result (more are clipped)."""
+MAX_SUMMARY = 100_000
+"""Characters a held call's approval summary (its arguments' JSON text) read from a server's
+result may have. An approval request with a longer one is not read as one (nor is the result
+read as a refusal): it is never clipped, since a clipped text could hide a field."""
+MAX_NAME = 1000
+"""Characters the tool, tenant and actor of an approval request read from a server's result
+may have (more, and it is not read as one)."""
 _PAYLOAD = frozenset({"code", "retryable", "message", "request_id"})
-_APPROVAL = frozenset({"id", "tool", "digest", "summary"})
+_APPROVAL = frozenset({"id", "tool", "tenant", "actor", "arguments", "summary", "digest"})
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 
 _logger = logging.getLogger("standard_tool_mcp")
@@ -121,10 +129,39 @@ def approver_of(context: Mapping[str, Any]) -> str:
     return actor if isinstance(actor, str) and actor else CLIENT_APPROVER
 
 
-def question(held: ToolRefusedError, name: str) -> str:
-    """What the person is asked about the held call ``held`` of the tool served as ``name``."""
-    summary = (held.approval or {}).get("summary", "")
-    return f"The call of {name!r} waits for your approval: {summary}"
+def question(approval: Approval, name: str, request_id: str) -> str:
+    """What the person is asked about the held call of the tool served as ``name``, known to
+    the client as ``request_id``: its approval request whole, each value on a line of its own
+    as JSON (the tool; whose call it is, tenant and actor; the arguments exactly as they will
+    run, but for values the tool marks secret; the digest the approval is bound to). A value
+    is never clipped, and a character that would not read as itself (a line break, a
+    direction override) is written as its escape: no text of the caller or the model can pass
+    for another line, or for other arguments."""
+    request = approval.request()
+    lines = [
+        f"The call of {_visible(name)} waits for your approval.",
+        f"tool: {_visible(request['tool'])}",
+        f"tenant: {_visible(request['tenant'])}",
+        f"actor: {_visible(request['actor'])}",
+        f"arguments: {_escaped(request['summary'])}",
+        f"digest: {_visible(request['digest'])}",
+        f"request id: {_visible(request_id)}",
+    ]
+    return "\n".join(lines)
+
+
+def _visible(value: Any) -> str:
+    """``value`` as JSON, as a person reads it (see :func:`_escaped`)."""
+    return _escaped(json.dumps(value, ensure_ascii=False))
+
+
+def _escaped(text: str) -> str:
+    """JSON text with every character that is not printable on its own (a control or format
+    character, a line or paragraph separator, a space other than U+0020) written as its JSON
+    escape; such characters can only be inside its strings, so it is JSON of the same value."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
 
 
 def verdict(action: Any, content: Any) -> bool | None:
@@ -137,13 +174,13 @@ def verdict(action: Any, content: Any) -> bool | None:
     return answer if action == "accept" and isinstance(answer, bool) else None
 
 
-async def confirm(ctx: Any, held: ToolRefusedError, name: str, limit: float | None) -> bool | None:
-    """The :func:`verdict` of the person, asked with a request to the client of the request
-    of ``ctx``, on the held call ``held``; ``None`` (no answer) when the client failed or
-    did not answer within ``limit`` seconds."""
+async def confirm(ctx: Any, asked: str, name: str, limit: float | None) -> bool | None:
+    """The :func:`verdict` of the person, asked ``asked`` (a :func:`question`) with a request
+    to the client of the request of ``ctx``, on a held call of the tool served as ``name``;
+    ``None`` (no answer) when the client failed or did not answer within ``limit`` seconds."""
     try:
         action, content = await asyncio.wait_for(
-            _compat.elicit_form(ctx, question(held, name), APPROVAL_FORM), limit
+            _compat.elicit_form(ctx, asked, APPROVAL_FORM), limit
         )
     except Exception as exc:  # the client failed or did not answer in time: still held
         _logger.info(
@@ -169,9 +206,8 @@ def refusal_of(tool: str, structured: Any) -> ToolRefusedError | None:
     of ``REFUSAL_CODES``), ``retryable`` (the code's own), ``message`` (a string, clipped to
     :data:`MAX_MESSAGE` characters) and ``request_id`` (a string of 1 to
     :data:`MAX_REQUEST_ID` characters, or ``None``), and optionally ``approval``: ``None``, or
-    what a held call's approval request is (``id``: the request id; ``tool``; ``digest``: a
-    ``sha256:`` digest; ``summary``, clipped to :data:`MAX_SUMMARY` characters). Any other key
-    or type, and it is not."""
+    a held call's approval request (see :func:`_approval_of`). Any other key or type, and it
+    is not."""
     if not isinstance(structured, dict):
         return None
     if not _PAYLOAD <= structured.keys() <= _PAYLOAD | {"approval"}:
@@ -199,22 +235,68 @@ def _request_id(value: Any) -> bool:
 
 
 def _approval_of(value: Any, request_id: str | None) -> dict[str, Any] | None:
-    """A held call's approval request read from a server's result, or ``None`` when
-    ``value`` is not one (for the call of ``request_id``)."""
+    """A held call's approval request read from a server's result, or ``None`` when ``value``
+    is not one (for the call of ``request_id``).
+
+    It is one when it has exactly the keys of ``Approval.request()``: ``id`` (the request id),
+    ``tool`` (1 to :data:`MAX_NAME` characters), ``tenant`` and ``actor`` (``None`` or at most
+    :data:`MAX_NAME` characters), ``summary`` (at most :data:`MAX_SUMMARY` characters of JSON
+    text), ``arguments`` (the JSON value ``summary`` is the text of) and ``digest`` (a
+    ``sha256:`` digest), every text valid Unicode. Nothing is clipped or replaced: what a
+    person would read must be what the server sent, whole, or nothing."""
     if not isinstance(value, dict) or value.keys() != _APPROVAL:
         return None
-    if not all(isinstance(value[key], str) for key in _APPROVAL):
+    texts = [value[key] for key in ("id", "tool", "summary", "digest")]
+    names = [value[key] for key in ("tenant", "actor")]
+    if not all(isinstance(text, str) for text in texts):
+        return None
+    if not all(name is None or (isinstance(name, str) and len(name) <= MAX_NAME) for name in names):
         return None
     if value["id"] != request_id or not _DIGEST.fullmatch(value["digest"]):
         return None
-    if not 0 < len(value["tool"]) <= 256:
+    if not 0 < len(value["tool"]) <= MAX_NAME or len(value["summary"]) > MAX_SUMMARY:
         return None
+    if not all(_unicode(text) for text in [*texts, *names] if text is not None):
+        return None
+    same = _same_json(value["summary"], value["arguments"])
+    if same is None:
+        return None
+    (arguments,) = same
     return {
         "id": value["id"],
         "tool": value["tool"],
+        "tenant": value["tenant"],
+        "actor": value["actor"],
+        "arguments": arguments,
+        "summary": value["summary"],
         "digest": value["digest"],
-        "summary": _clip(value["summary"], MAX_SUMMARY),
     }
+
+
+def _unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode (no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _reject(constant: str) -> Any:
+    raise ValueError(constant)
+
+
+def _same_json(summary: str, arguments: Any) -> tuple[Any] | None:
+    """The JSON value ``summary`` is the text of (a copy, alone in a tuple), when it is
+    ``arguments`` (the same canonical JSON, valid Unicode); else ``None``: a server that would
+    show a person one thing and send another is not read."""
+    try:
+        shown = json.loads(summary, parse_constant=_reject)
+        canonical = json.dumps(shown, ensure_ascii=False, sort_keys=True, allow_nan=False)
+        sent = json.dumps(arguments, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return (shown,) if canonical == sent and _unicode(canonical) else None
 
 
 def _clip(text: str, limit: int) -> str:

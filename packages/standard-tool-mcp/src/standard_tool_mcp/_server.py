@@ -20,7 +20,7 @@ from standard_tool import (
     reporting,
 )
 from standard_tool.adapters import export_tools
-from standard_tool.boundary import guarded_of
+from standard_tool.boundary import Approval, Gate, guarded_of, identity_of
 from standard_tool.exceptions import (
     NotJsonError,
     StandardToolError,
@@ -47,6 +47,7 @@ from ._boundary import (
 )
 from ._content import text_block, to_content
 from ._descriptors import WRAPPED, to_mcp_tool
+from ._scope import Scope, Scopes
 
 __all__ = [
     "DEFAULT_CALL_TIMEOUT",
@@ -227,6 +228,42 @@ class _Limiter:
         return slots
 
 
+def _decide(gate: Gate, approval: Approval, answer: bool, approver: str) -> bool:
+    """Approve or reject the held call of ``approval`` as the person answered in the client,
+    for the caller whose call it is (its tenant and actor); ``False`` when the gate cannot (its
+    store failed, it was decided meanwhile, or the gate refuses the approver)."""
+    request_id, tenant, actor = approval.request_id, approval.tenant, approval.actor
+    try:
+        if answer:
+            gate.approve(request_id, tenant=tenant, actor=actor, approver=approver)
+        else:
+            gate.reject(request_id, tenant=tenant, actor=actor, approver=approver, reason=DECLINED)
+    except Exception:
+        return False
+    return True
+
+
+def _pending(gate: Gate, request_id: str, context: Mapping[str, Any]) -> bool:
+    """Whether a call of the caller of ``context`` (its tenant and actor) waits for approval at
+    ``gate`` under ``request_id``."""
+    try:
+        tenant, actor = identity_of(context)
+        return gate.pending(request_id, tenant=tenant, actor=actor) is not None
+    except Exception:  # its store failed: as if nothing waits
+        return False
+
+
+def _held(gate: Gate | None, error: ToolRefusedError) -> Approval | None:
+    """The approval request of the call ``gate`` itself held with ``error``, when the gate lets
+    the caller approve its own calls; else ``None`` (the refusal is sent as it is)."""
+    if gate is None or gate.self_approval is not True:
+        return None
+    try:
+        return gate.held(error)
+    except Exception:  # its store failed: nothing to ask about
+        return None
+
+
 def _positive(value: Any, what: str, *, integer: bool = False) -> Any:
     kinds = (int,) if integer else (int, float)
     if isinstance(value, bool) or not isinstance(value, kinds) or not 0 < value < math.inf:
@@ -258,11 +295,19 @@ def to_mcp_server(
     wait for a free slot, at most their time limit); ``log_level`` is the least severe level of the
     tools' log messages sent to a client that has not chosen one with ``logging/setLevel``.
 
-    ``elicit_approvals``: a held call of a guarded tool (``held_for_review``) is put to the
-    person through a client that declared elicitation (a form with a required boolean
-    ``approve``, answered within the call's time limit): approved, the call runs once and its
-    result is sent; declined, cancelled or ``false``, it is rejected and the ``denied``
-    refusal sent. Without an answer, or with ``False`` here, the held result is sent.
+    ``elicit_approvals``: a call of a guarded tool held by its own gate (``held_for_review``),
+    when that gate lets a caller approve its own calls (``Gate(self_approval=True)``), is put
+    to the person through a client that declared elicitation (a form showing the approval
+    request, with a required boolean ``approve``, answered within the call's time limit):
+    approved, the call runs once and its result is sent; declined, cancelled or ``false``, it
+    is rejected and the ``denied`` refusal sent. Without an answer, with ``False`` here, or
+    for a gate without ``self_approval``, the held result is sent, for a person to decide
+    elsewhere. A refusal the gate did not make itself (one a tool raised, one read from a
+    remote server) is never put to anyone.
+
+    An anonymous caller's request ids (no bearer token: no tenant, no actor) are its
+    connection's own: two anonymous connections sending the same request id make two calls
+    (the README's Context section says what a connection is on each transport).
     """
     if timeout is not None:
         _positive(timeout, "timeout")
@@ -277,6 +322,7 @@ def to_mcp_server(
     }
     guarded = any(guarded_of(entry.tool) is not None for entry in served.values())
     levels: weakref.WeakKeyDictionary[Any, LogLevel] = weakref.WeakKeyDictionary()
+    scopes = Scopes()
 
     def set_level(ctx: Any, level: str) -> None:
         connection = _compat.connection_of(ctx)
@@ -302,34 +348,6 @@ def to_mcp_server(
     async def list_tools(ctx: Any) -> list[Any]:
         return [entry.descriptor for entry in seen(ctx)]
 
-    def pending(entry: _Served, request_id: str | None) -> bool:
-        """Whether a call of ``entry`` waits for approval under ``request_id`` at its gate."""
-        guarded = guarded_of(entry.tool)
-        try:
-            return (
-                guarded is not None
-                and request_id is not None
-                and guarded.gate.pending(request_id) is not None
-            )
-        except Exception:  # its store failed: as if nothing waits
-            return False
-
-    def decide(entry: _Served, request_id: str, answer: bool, context: dict[str, Any]) -> bool:
-        """Approve or reject the held call ``request_id`` as the person answered in the client;
-        ``False`` when the gate cannot (its store failed, or it was decided meanwhile)."""
-        guarded = guarded_of(entry.tool)
-        if guarded is None:
-            return False
-        try:
-            if answer:
-                guarded.gate.approve(request_id, approver=approver_of(context))
-            else:
-                guarded.gate.reject(request_id, approver=approver_of(context), reason=DECLINED)
-        except Exception:
-            return False
-        context["request_id"] = request_id
-        return True
-
     async def call_tool(
         ctx: Any, tool_name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None
     ) -> Any:
@@ -343,10 +361,23 @@ def to_mcp_server(
             raise _compat.error(INVALID_PARAMS, wrong)
         if not sees(entry.tool, context):  # hidden from this caller: as if unknown
             raise unknown(ctx, tool_name, context)
-        if guarded_of(entry.tool) is not None and REQUEST_ID_META not in (meta or {}):
-            # A JSON-RPC id names a message of one connection (clients reuse them), not a call
-            # a retry repeats: the gate makes a request id of its own.
-            context["request_id"] = None
+        gate = getattr(guarded_of(entry.tool), "gate", None)
+        scope, answer = Scope(None), None
+        if gate is not None:
+            # A JSON-RPC id names a message of one connection (clients reuse them), not a call a
+            # retry repeats: without a request id of the client's, the gate's is new.
+            sent = context["request_id"] if REQUEST_ID_META in (meta or {}) else None
+            anonymous = identity_of(context) == (None, None)
+            scope = scopes.of(ctx, anonymous)
+            # Protocol 2026-07-28: the call sent again with the answer to its approval form,
+            # found only among the calls of this caller (an anonymous one's: of the namespace
+            # whose secret the state holds).
+            answered = _compat.input_answer(ctx, APPROVAL_KEY)
+            if answered is not None and elicit_approvals and gate.self_approval is True:
+                found = Scope.answered(answered[0], anonymous)
+                if found is not None and _pending(gate, found[0].prefix + found[1], context):
+                    scope, sent, answer = found[0], found[1], answered[1:]
+            context["request_id"] = scope.gate_id(sent)
         connection = _compat.connection_of(ctx)
         least = levels.get(connection, log_level) if connection is not None else log_level
         requested = (meta or {}).get(LOG_LEVEL_META)  # protocol 2026-07-28: per request
@@ -371,35 +402,30 @@ def to_mcp_server(
             finally:
                 slots.release()
 
-        # Protocol 2026-07-28: the call sent again with the answer to its approval form.
-        answered = _compat.input_answer(ctx, APPROVAL_KEY) if elicit_approvals else None
-        if answered is not None and pending(entry, answered[0]):
-            context["request_id"] = answered[0]
-        else:
-            answered = None
         try:
             try:
                 return await run()
             except ToolRefusedError as exc:
-                held = exc.request_id
-                if exc.code != "held_for_review" or held is None or not elicit_approvals:
+                # Only a call this gate held itself, of this caller, is put to the person.
+                held = _held(gate, exc) if elicit_approvals else None
+                if gate is None or held is None:
                     raise
-                if not pending(entry, held):  # not its own gate's approval request
-                    raise
-                if answered is not None and answered[0] == held:
-                    answer = verdict(answered[1], answered[2])
+                if answer is not None and held.request_id == context["request_id"]:
+                    agreed = verdict(*answer)
                 elif not _compat.can_elicit(ctx):
                     raise
-                elif _compat.ask_in_result(ctx):
-                    form = question(exc, tool_name), APPROVAL_FORM
-                    return _compat.input_required(APPROVAL_KEY, *form, held)
                 else:
-                    answer = await confirm(ctx, exc, tool_name, entry.limit)
-                if answer is None or not decide(entry, held, answer, context):
+                    asked = question(held, tool_name, scope.client_id(held.request_id))
+                    if _compat.ask_in_result(ctx):
+                        state = scope.state(held.request_id)
+                        return _compat.input_required(APPROVAL_KEY, asked, APPROVAL_FORM, state)
+                    agreed = await confirm(ctx, asked, tool_name, entry.limit)
+                if agreed is None or not _decide(gate, held, agreed, approver_of(context)):
                     raise
+                context["request_id"] = held.request_id
             return await run()  # the same call again, through its gate: it runs, or is denied
         except ToolRefusedError as exc:
-            return refusal_result(exc)
+            return refusal_result(scope.refusal(exc))
         except StandardToolError as exc:
             return _error_result(exc)
         except Exception as exc:  # anything else the SDK or a result raised: still a result

@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 
 from . import _compat
+from ._scope import OneClient, one_client
 
 __all__ = ["INVALID_REQUEST", "PARSE_ERROR", "answering", "rejection", "run_stdio"]
 
@@ -58,8 +59,14 @@ async def answering(read: Any, write: Any) -> AsyncIterator[Any]:
 
 
 async def run_stdio(server: Any) -> None:
-    """Serve ``server`` over this process's stdin and stdout until the client leaves."""
+    """Serve ``server`` over this process's stdin and stdout until the client leaves: one
+    client, so that its anonymous calls keep one namespace of request ids (see ``_scope``)."""
     from mcp.server.stdio import stdio_server
 
-    async with stdio_server() as (read, write), answering(read, write) as requests:
-        await server.run(requests, write, server.create_initialization_options())
+    client = OneClient()
+    token = one_client.set(client)
+    try:
+        async with stdio_server() as (read, write), answering(read, write) as requests:
+            await server.run(requests, write, server.create_initialization_options())
+    finally:
+        one_client.reset(token)

@@ -1,5 +1,6 @@
 """A guarded refund tool served over stdio: an unknown customer is refused (``not_found``),
-a refund above 100 waits for a person's review (``held_for_review``), any other runs."""
+a refund above 100 waits for a person's review (``held_for_review``), any other runs; and a
+guarded counter, whose answer says how many times it has run."""
 
 from __future__ import annotations
 
@@ -21,8 +22,18 @@ def refund(customer: str, amount: int = 10) -> dict[str, Any]:
     return {"refunded": customer, "amount": amount}
 
 
+runs: list[int] = []
+
+
+@tool
+def count() -> int:
+    """Count the runs of this tool."""
+    runs.append(1)
+    return len(runs)
+
+
 def policy(request: CallRequest) -> Decision | bool:
-    if request.arguments["customer"] == "mallory":
+    if request.arguments.get("customer") == "mallory":
         return Decision.deny("not_found", "Unknown customer.")
     return True
 
@@ -30,4 +41,4 @@ def policy(request: CallRequest) -> Decision | bool:
 gate = Gate(policy=policy, approvals=lambda request: request.arguments.get("amount", 10) > 100)
 
 if __name__ == "__main__":
-    serve(gate.guard(refund))
+    serve(gate.guard([refund, count]))

@@ -1,5 +1,7 @@
 """An importable ASGI app for ``uvicorn --workers``: guarded tools whose gate keeps its state
-in one SQLite file shared by every worker.
+in one SQLite file shared by every worker, for callers with the bearer token :data:`TOKEN`
+(an authenticated caller's request ids are its own on every request and every worker; an
+anonymous caller's would be those of one connection, here one request).
 
 The test that starts it names the files in the environment: ``GATED_STORE`` (the gate's
 store), ``GATED_RUNS`` (each tool run appends one line: the effect), ``GATED_AUDIT`` (each
@@ -14,9 +16,19 @@ import os
 import time
 from typing import Any
 
+from mcp.server.auth.provider import AccessToken
+
 from standard_tool import tool
 from standard_tool.boundary import AuditEvent, Budget, Gate, SqliteStore
 from standard_tool_mcp import to_asgi_app
+
+TOKEN = "ops-token"
+"""The one bearer token the app accepts: the caller ``ops``."""
+
+
+class Verifier:
+    async def verify_token(self, token: str) -> AccessToken | None:
+        return AccessToken(token=token, client_id="ops", scopes=[]) if token == TOKEN else None
 
 
 def _append(variable: str, record: dict[str, Any]) -> None:
@@ -74,4 +86,4 @@ gate = Gate(
     budgets=[Budget(int(os.environ["GATED_LIMIT"]), key="tool", tools=["charge"])],
     audit=[audit],
 )
-app = to_asgi_app(gate.guard([book, charge, notify]))
+app = to_asgi_app(gate.guard([book, charge, notify]), token_verifier=Verifier())

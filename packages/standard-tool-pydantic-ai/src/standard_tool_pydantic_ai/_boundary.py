@@ -13,6 +13,7 @@ from pydantic_ai.exceptions import ApprovalRequired
 from pydantic_ai.tools import DeferredToolRequests
 
 from standard_tool.adapters import METADATA_KEY
+from standard_tool.boundary import GuardedTool
 from standard_tool.exceptions import ToolRefusedError
 
 __all__ = ["deferral"]
@@ -21,17 +22,28 @@ _DEPTH = 32
 """Wrappers looked through for a guarded tool, and output specs looked into."""
 
 
-def deferral(refusal: ToolRefusedError, ctx: RunContext[Any]) -> ApprovalRequired | None:
-    """PydanticAI's ``ApprovalRequired`` for a held call, when this run can end with
-    ``DeferredToolRequests`` (the agent's ``output_type`` includes it) and the call has not
-    been approved in PydanticAI already; its metadata holds the refusal's payload and the
-    approval request (``metadata["standard_tool"]``)."""
-    if refusal.approval is None or ctx.tool_call_approved:
+def deferral(
+    refusal: ToolRefusedError, guarded: GuardedTool | None, ctx: RunContext[Any]
+) -> ApprovalRequired | None:
+    """PydanticAI's ``ApprovalRequired`` for a call the gate of ``guarded`` held itself with
+    ``refusal``, when this run can end with ``DeferredToolRequests`` (the agent's
+    ``output_type`` includes it) and the call has not been approved in PydanticAI already; its
+    metadata holds the refusal's payload and the call's approval request, whole
+    (``metadata["standard_tool"]``). A ``held_for_review`` refusal the gate did not make (one
+    a tool inside raised, or read from a remote server) is never put to a person: it is
+    reported as the refusal it is."""
+    if refusal.approval is None or ctx.tool_call_approved or guarded is None:
         return None
     if not _defers(getattr(getattr(ctx, "agent", None), "output_type", None), _DEPTH):
         return None
+    try:
+        held = guarded.gate.held(refusal)
+    except Exception:  # the gate's store failed: nothing to put to a person
+        return None
+    if held is None:
+        return None
     return ApprovalRequired(
-        metadata={METADATA_KEY: {**refusal.payload, "approval": refusal.approval}}
+        metadata={METADATA_KEY: {**refusal.payload, "approval": held.request()}}
     )
 
 

@@ -394,11 +394,11 @@ class StandardPydanticAITool(Tool[Any]):
 
     def _refused(self, refusal: ToolRefusedError, ctx: RunContext[Any]) -> Any:
         """A refused call, as the model reads it: invalid arguments are a ``ModelRetry``; a
-        held call ends the run with ``DeferredToolRequests`` when it can (see
+        call its gate held ends the run with ``DeferredToolRequests`` when it can (see
         :func:`deferral`); any other refusal is a failed result; each with the refusal's line."""
         if refusal.code == "invalid_arguments":
             raise ModelRetry(str(refusal)) from refusal
-        deferred = deferral(refusal, ctx)
+        deferred = deferral(refusal, self._guarded, ctx)
         if deferred is not None:
             raise deferred from refusal
         return _report(refusal)

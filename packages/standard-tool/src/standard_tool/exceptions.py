@@ -174,7 +174,9 @@ class ToolRefusedError(StandardToolError):
         request_id: the call's request id (the same on a retry of the same call).
         retryable: whether the same call may succeed later (from :data:`REFUSAL_CODES`).
         approval: for ``held_for_review``, what a person is asked to approve (``id``,
-            ``tool``, ``digest``, ``summary``), else ``None``; it is not part of ``str()``.
+            ``tool``, ``tenant``, ``actor``, ``arguments``, ``summary``, ``digest``: see
+            ``standard_tool.boundary.Approval.request``), else ``None``; it is not part of
+            ``str()``.
     """
 
     def __init__(
