@@ -38,7 +38,8 @@
   framework at its declared lower bound), on the oldest Python: each adapter's own tests, and
   the pytest plugin's.
 - ``integration``: every adapter together with the newest frameworks; also runs every Python
-  block of every Markdown file.
+  block of every Markdown file, and guarded tools under load over MCP: two servers sharing a
+  real ``redis-server`` (which must be installed: the test fails without it), three clients.
 
 ``nox -s matrix`` (not run by default) runs the matrix cells (the sessions with
 ``Env.versions_of``: the core, adapter and lowest sessions), each writing a pytest JUnit report
@@ -126,9 +127,11 @@ BOUNDARY_LINT_REQUIRES = (
 """What the ``lint`` session adds for ``mypy`` on the boundary's tests."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
-INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18", "cedarpy>=4.12,<5")
+INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18", "cedarpy>=4.12,<5", "redis>=5")
 """cedarpy: the worked example of the execution boundary (``examples/crm.py``) runs a Cedar
-policy in every framework."""
+policy in every framework. redis: the load test of guarded tools served over MCP
+(``integration_tests/test_mcp_load.py``) shares its gate's records in a real ``redis-server``
+(which must be installed, as for the ``boundary`` session)."""
 CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
 FRAMEWORK_MODULES = ("agents", "langchain_core", "llama_index", "mcp", "pydantic_ai", "smolagents")
 """The import names of the frameworks; the core-only sessions have none of them."""
