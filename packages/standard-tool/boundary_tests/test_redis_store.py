@@ -18,6 +18,7 @@ import redis
 from standard_tool.boundary import Approval, Receipt, RedisStore, Store
 from standard_tool.boundary._store import refill, refund_each, take_each
 from standard_tool.testing import SharedStoreContract, StoreContract
+from standard_tool.testing._stores import every_operation
 
 
 def _prefix(tmp_path: Path) -> str:
@@ -144,7 +145,7 @@ def test_a_checked_claim_is_one_round_trip(redis_url: str, monkeypatch: pytest.M
         store.set_disabled("transfer", True)
         store.claim_checked(Receipt("r-0", "transfer", "d" * 64))  # loads the script
         sent: list[Any] = []
-        send = AbstractConnection.send_packed_command
+        send: Any = AbstractConnection.send_packed_command
 
         def counted(self: Any, command: Any, *args: Any, **options: Any) -> Any:
             sent.append(command)
@@ -204,22 +205,7 @@ def test_a_server_that_is_gone_raises(
     with redis_server() as port:
         store = RedisStore(f"redis://127.0.0.1:{port}/0", prefix="gone:")
         assert store.claim_checked(receipt) == (None, False)
-    operations: list[Callable[[], object]] = [
-        lambda: store.claim(receipt),
-        lambda: store.claim_checked(receipt),
-        lambda: store.replace(receipt, receipt),
-        lambda: store.release(receipt),
-        lambda: store.save(receipt),
-        lambda: store.receipt(receipt.key),
-        lambda: store.save_approval(approval),
-        lambda: store.approval(approval.key),
-        lambda: store.decide(approval),
-        lambda: store.use_approval(approval.key, "d" * 64, 0.0),
-        lambda: store.take_all([("k", 1, None)], 0.0),
-        lambda: store.refund([("k", 1, None)], 0.0),
-        lambda: store.set_disabled("transfer", True),
-        lambda: store.is_disabled("transfer"),
-    ]
+    operations = every_operation(store, receipt, approval)
     try:
         for operation in operations:
             with pytest.raises(redis.ConnectionError):

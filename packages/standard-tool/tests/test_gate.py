@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 
@@ -37,7 +37,14 @@ KINDS = ["sync", "async", "raw"]
 MODES = ["call", "acall"]
 ARGS = {"amount": 5, "to": ARGUMENT}
 CONTEXT = {"actor": "alice", "tenant": "acme", "secret": SECRET}
-WHO = {"tenant": "acme", "actor": "alice"}
+
+
+class Who(TypedDict):
+    tenant: str
+    actor: str
+
+
+WHO: Who = {"tenant": "acme", "actor": "alice"}
 """Whose calls the tests make (``CONTEXT``'s tenant and actor), as a decision names them."""
 
 

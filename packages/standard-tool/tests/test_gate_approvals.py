@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 
@@ -23,7 +23,14 @@ from gate_kit import ARGUMENT, SECRET, Kit, invoke, record, refusal  # noqa: E40
 
 ARGS = {"amount": 500, "to": ARGUMENT}
 CONTEXT = {"actor": "alice", "tenant": "acme", "secret": SECRET}
-WHO = {"tenant": "acme", "actor": "alice"}
+
+
+class Who(TypedDict):
+    tenant: str
+    actor: str
+
+
+WHO: Who = {"tenant": "acme", "actor": "alice"}
 """Whose calls the tests make, as a decision names them."""
 
 
@@ -84,12 +91,11 @@ PAYMENT = {
 
 
 def _payment(runs: list[Any]) -> st.Tool:
-    return st.Tool(
-        name="pay",
-        description="Pay.",
-        input_schema=PAYMENT,
-        execute=lambda input: runs.append(input) or len(runs),
-    )
+    def execute(input: Any) -> int:
+        runs.append(input)
+        return len(runs)
+
+    return st.Tool(name="pay", description="Pay.", input_schema=PAYMENT, execute=execute)
 
 
 def test_the_person_is_shown_the_arguments_whole_as_they_will_run() -> None:

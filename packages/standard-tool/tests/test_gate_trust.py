@@ -495,7 +495,7 @@ class _Plain:
 
 def test_a_store_without_a_checked_claim_is_read_again_after_the_claim(kit: Kit) -> None:
     inner = MemoryStore()
-    guarded = Gate(store=_Plain(inner, ["transfer"])).guard(kit.tool)  # type: ignore[arg-type]
+    guarded = Gate(store=_Plain(inner, ["transfer"])).guard(kit.tool)
     refusal("disabled", st.call, guarded, ARGS, of("t"))
     assert kit.runs == [] and inner.receipt(record_key("t", "admin", "call_0")) is None
 

@@ -17,6 +17,7 @@ import pytest
 from standard_tool.boundary import Approval, MemoryStore, Receipt, RedisStore, SqliteStore, Store
 from standard_tool.exceptions import StoreError, UsageError
 from standard_tool.testing import SharedStoreContract, StoreContract
+from standard_tool.testing._stores import every_operation
 
 
 class TestMemoryStore(StoreContract):
@@ -196,24 +197,9 @@ def _other_database(path: Path) -> None:
 
 
 def _every_operation(store: SqliteStore) -> list[Callable[[], object]]:
-    receipt = _done("r-1", "running")
-    approval = Approval("a-1", "transfer", "d" * 64, "{}")
-    return [
-        lambda: store.claim(receipt),
-        lambda: store.claim_checked(receipt),
-        lambda: store.replace(receipt, _done("r-1")),
-        lambda: store.release(receipt),
-        lambda: store.save(receipt),
-        lambda: store.receipt(receipt.key),
-        lambda: store.save_approval(approval),
-        lambda: store.approval(approval.key),
-        lambda: store.decide(approval),
-        lambda: store.use_approval(approval.key, "d" * 64, 0.0),
-        lambda: store.take_all([("k", 1, None)], 0.0),
-        lambda: store.refund([("k", 1, None)], 0.0),
-        lambda: store.set_disabled("transfer", True),
-        lambda: store.is_disabled("transfer"),
-    ]
+    return every_operation(
+        store, _done("r-1", "running"), Approval("a-1", "transfer", "d" * 64, "{}")
+    )
 
 
 def test_a_deleted_sqlite_file_is_not_made_again(tmp_path: Path) -> None:

@@ -244,19 +244,7 @@ class MemoryStore:
         return None if self._most_approvals == sys.maxsize else self._most_approvals
 
     def claim(self, receipt: Receipt) -> Receipt | None:
-        key = receipt.key
-        if receipt.result is not None and isinstance(receipt.result, _SHARED):
-            receipt = _own(receipt)
-        with self._lock:
-            held = self._receipts.get(key)
-            if held is None:
-                self._receipts[key] = receipt
-                if receipt.state != "running":
-                    self._finished[key] = None
-                if len(self._receipts) > self._most:
-                    self._drop_receipts()
-                return None
-        return _own(held) if held.result is not None and isinstance(held.result, _SHARED) else held
+        return self.claim_checked(receipt)[0]
 
     def claim_checked(self, receipt: Receipt) -> tuple[Receipt | None, bool]:
         """:meth:`claim`, then whether ``receipt.tool`` is switched off, in one hold of the
@@ -322,16 +310,7 @@ class MemoryStore:
         if receipt.result is not None and isinstance(receipt.result, _SHARED):
             receipt = _own(receipt)
         with self._lock:
-            self._receipts[key] = receipt
-            finished = self._finished
-            if receipt.state == "running":
-                finished.pop(key, None)
-            elif key in finished:
-                finished.move_to_end(key)
-            else:
-                finished[key] = None
-            if len(self._receipts) > self._most:
-                self._drop_receipts()
+            self._keep(key, receipt)
 
     def receipt(self, key: str) -> Receipt | None:
         held = self._receipts.get(key)

@@ -21,7 +21,7 @@ import pytest
 from ..boundary._store import Store, refill
 from ..boundary._types import Approval, Receipt, record_key
 
-__all__ = ["SharedStoreContract", "StoreContract"]
+__all__ = ["SharedStoreContract", "StoreContract", "every_operation"]
 
 ROUNDS = 200
 """How many operations each racing process makes."""
@@ -122,6 +122,27 @@ def _claim_checked(store: Store) -> Callable[[Receipt], tuple[Receipt | None, bo
     if claim_checked is None:
         pytest.skip(f"{type(store).__name__} has no claim_checked")
     return claim_checked  # type: ignore[no-any-return]
+
+
+def every_operation(store: Any, receipt: Receipt, approval: Approval) -> list[Callable[[], object]]:
+    """One call of each of ``store``'s operations (``claim_checked`` too), on ``receipt`` and
+    ``approval``: for a test that every one of them fails as it should."""
+    return [
+        lambda: store.claim(receipt),
+        lambda: store.claim_checked(receipt),
+        lambda: store.replace(receipt, receipt),
+        lambda: store.release(receipt),
+        lambda: store.save(receipt),
+        lambda: store.receipt(receipt.key),
+        lambda: store.save_approval(approval),
+        lambda: store.approval(approval.key),
+        lambda: store.decide(approval),
+        lambda: store.use_approval(approval.key, "d" * 64, 0.0),
+        lambda: store.take_all([("k", 1, None)], 0.0),
+        lambda: store.refund([("k", 1, None)], 0.0),
+        lambda: store.set_disabled("transfer", True),
+        lambda: store.is_disabled("transfer"),
+    ]
 
 
 def _close(store: Store) -> None:
