@@ -226,6 +226,7 @@ PUBLIC: dict[str, list[str]] = {
         "call_digest",
         "guarded_of",
         "identity_of",
+        "legible",
         "record_key",
         "report_effect",
         "with_request_id",

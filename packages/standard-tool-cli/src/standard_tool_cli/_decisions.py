@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from standard_tool.boundary import Approval, Gate, MemoryStore, record_key
+from standard_tool.boundary import Approval, Gate, MemoryStore, legible, record_key
 
 from ._errors import CommandError
 
@@ -43,14 +43,9 @@ def waiting(
 def pending(approval: Approval) -> Approval:
     """``approval``, when it waits for a decision; else a usage error that says what became
     of its call."""
-    if approval.status == "pending":
+    fate = approval.fate()
+    if fate is None:
         return approval
-    by = f" by {approval.approver!r}" if approval.approver else ""
-    fate = {
-        "approved": f"was approved{by} and has not run yet",
-        "used": f"was approved{by} and has run",
-        "rejected": f"was rejected{by}",
-    }.get(approval.status, f"is {approval.status}")
     raise CommandError(
         f"the call under request id {approval.request_id!r}"
         f"{whose(approval.tenant, approval.actor)} {fate}; it waits for no decision"
@@ -78,14 +73,7 @@ def decided(word: str, approval: Approval, **decision: Any) -> str:
 
 
 def readable(text: str) -> str:
-    """JSON text with every character that is not printable on its own (a control or format
-    character, a line or paragraph separator, a space other than U+0020) inside its strings
-    written as its JSON escape: the same value, and no argument can pass for another line or
-    read as other text (a direction override). The line breaks of an indented document are
-    kept."""
-    if text.isprintable():
-        return text
-    return "\n".join(
-        "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in line)
-        for line in text.split("\n")
-    )
+    """JSON text as the gate shows it to a person (``standard_tool.boundary.legible``: no
+    argument can pass for another line or read as other text), the line breaks of an indented
+    document kept."""
+    return "\n".join(map(legible, text.split("\n")))

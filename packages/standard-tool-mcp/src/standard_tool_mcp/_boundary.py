@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from standard_tool import StandardTool
-from standard_tool.boundary import Approval, guarded_of
+from standard_tool.boundary import Approval, guarded_of, legible
 from standard_tool.exceptions import REFUSAL_CODES, ToolRefusedError
 
 from . import _compat
@@ -143,7 +143,7 @@ def question(approval: Approval, name: str, request_id: str) -> str:
         f"tool: {_visible(request['tool'])}",
         f"tenant: {_visible(request['tenant'])}",
         f"actor: {_visible(request['actor'])}",
-        f"arguments: {_escaped(request['summary'])}",
+        f"arguments: {legible(request['summary'])}",
         f"digest: {_visible(request['digest'])}",
         f"request id: {_visible(request_id)}",
     ]
@@ -151,17 +151,8 @@ def question(approval: Approval, name: str, request_id: str) -> str:
 
 
 def _visible(value: Any) -> str:
-    """``value`` as JSON, as a person reads it (see :func:`_escaped`)."""
-    return _escaped(json.dumps(value, ensure_ascii=False))
-
-
-def _escaped(text: str) -> str:
-    """JSON text with every character that is not printable on its own (a control or format
-    character, a line or paragraph separator, a space other than U+0020) written as its JSON
-    escape; such characters can only be inside its strings, so it is JSON of the same value."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
+    """``value`` as JSON, as a person reads it (``standard_tool.boundary.legible``)."""
+    return legible(json.dumps(value, ensure_ascii=False))
 
 
 def verdict(action: Any, content: Any) -> bool | None:

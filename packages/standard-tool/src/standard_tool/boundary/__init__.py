@@ -10,6 +10,7 @@ raises :class:`~standard_tool.exceptions.ToolRefusedError`, whose ``str()`` is t
 machine-readable line in every framework.
 """
 
+from .._text import legible
 from ._audit import JsonlAudit, LoggingAudit
 from ._budget import Budget
 from ._cedar import CedarPolicy
@@ -40,6 +41,7 @@ __all__ = [
     "call_digest",
     "guarded_of",
     "identity_of",
+    "legible",
     "record_key",
     "report_effect",
     "with_request_id",

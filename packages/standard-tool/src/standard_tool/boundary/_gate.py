@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._protocols import StandardTool
-from .._text import clip
+from .._text import clip, legible
 from ..exceptions import (
     REFUSAL_CODES,
     NotJsonError,
@@ -47,6 +47,7 @@ from ..run._call import _failure, acall, call
 from ..run._waiting import run_sync, started_threads
 from ..schema._canonical import digest
 from ..schema._json import json_issues, jsonable
+from ..schema.dialects._walk import lookup
 from ..tools._json_schemas import input_json_schema
 from ..tools._wrapper import WrapperTool
 from ._budget import Budget
@@ -63,6 +64,8 @@ log = logging.getLogger("standard_tool.boundary")
 _UNKNOWN = "Unknown tool: {name!r}."
 """What a hidden tool reads as: the words every unknown tool gets."""
 _DENIED = "This call is not allowed."
+_DISABLED = "This tool is switched off."
+_UNKEPT = "The tool ran, but its result is not JSON data and could not be kept."
 _RUNNING = "This call is still running; its outcome is not known yet."
 _UNAVAILABLE = "The gate cannot reach what it keeps; try again later."
 _LEASE = 300.0
@@ -185,6 +188,12 @@ def identity_of(context: Any) -> tuple[str | None, str | None]:
     that two callers can never share one identity by accident."""
     if context is None:
         return None, None
+    if type(context) is dict:  # every call's case (the gate's own copy): read at once
+        tenant, actor = context.get("tenant"), context.get("actor")
+        if (tenant is None or (type(tenant) is str and tenant.isascii())) and (
+            actor is None or (type(actor) is str and actor.isascii())
+        ):
+            return tenant, actor
     try:
         if isinstance(context, Mapping):
             actor, tenant = context.get("actor"), context.get("tenant")
@@ -199,32 +208,29 @@ def identity_of(context: Any) -> tuple[str | None, str | None]:
 
 def _name(value: Any, what: str) -> str | None:
     """An identity read from a context: ``None``, or a string of valid Unicode."""
-    if value is None or (type(value) is str and value.isascii()):
-        return value
-    if not isinstance(value, str):
-        raise UsageError(
-            f"the context's {what!r} is a string or absent, not {type(value).__name__}"
-        )
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UsageError(f"the context's {what!r} holds a lone surrogate") from None
-    return str(value)
+    return None if value is None else _text(value, what, "a string")
 
 
 def _request_id_of(value: Any) -> str:
     """A request id given in a context: a non-empty string of valid Unicode."""
-    if type(value) is str and value and value.isascii():
-        return value
-    if not isinstance(value, str) or not value:
+    if isinstance(value, str) and not value:
         raise UsageError(
-            "the context's 'request_id' is a non-empty string or absent, "
-            f"not {'an empty string' if isinstance(value, str) else type(value).__name__}"
+            "the context's 'request_id' is a non-empty string or absent, not an empty string"
         )
+    return _text(value, "request_id", "a non-empty string")
+
+
+def _text(value: Any, what: str, kind: str) -> str:
+    """``value``, a string of valid Unicode that a context gives as ``what``; else a
+    :class:`~standard_tool.exceptions.UsageError` naming ``what`` (never the value)."""
+    if type(value) is str and value.isascii():
+        return value
+    if not isinstance(value, str):
+        raise UsageError(f"the context's {what!r} is {kind} or absent, not {type(value).__name__}")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise UsageError("the context's 'request_id' holds a lone surrogate") from None
+        raise UsageError(f"the context's {what!r} holds a lone surrogate") from None
     return str(value)
 
 
@@ -426,13 +432,8 @@ class Gate:
             raise UsageError(
                 f"no call waits for approval under request id {clip(request_id)!r}{whose}"
             )
-        if approval.status != "pending":
-            by = f" by {clip(approval.approver)!r}" if approval.approver else ""
-            fate = {
-                "approved": f"was approved{by} and has not run yet",
-                "used": f"was approved{by} and has run",
-                "rejected": f"was rejected{by}",
-            }.get(approval.status, approval.status)
+        fate = approval.fate()
+        if fate is not None:
             raise UsageError(
                 f"the call under request id {clip(request_id)!r}{whose} {fate}; "
                 "a decision is made once"
@@ -553,24 +554,14 @@ class Gate:
         if issues is not None:
             refuse("invalid_arguments", str(ToolValidationError(name, "input", issues)))
 
-        # Who calls: a mapping context is a dict of the gate's own by now (read at once when
-        # both are ASCII strings or absent); anything else through identity_of's checks.
-        if type(context) is dict:
-            tenant, actor = context.get("tenant"), context.get("actor")
-            if not (
-                (tenant is None or (type(tenant) is str and tenant.isascii()))
-                and (actor is None or (type(actor) is str and actor.isascii()))
-            ):
-                tenant, actor = identity_of(context)
-        else:
-            tenant, actor = identity_of(context)
+        tenant, actor = identity_of(context)
         try:
             disabled = self.store.is_disabled(name)
         except Exception:
             log.warning("the gate's store failed in is_disabled", exc_info=True)
             raise _Closed from None
         if disabled:
-            refuse("disabled", "This tool is switched off.")
+            refuse("disabled", _DISABLED)
 
         request = CallRequest._make(
             name, input, context, actor, tenant, request_id, _schema_digest(tool)
@@ -659,7 +650,7 @@ class Gate:
             request_id=request.request_id,
             tool=request.tool,
             digest=request.digest,
-            summary=_legible(json.dumps(shown, ensure_ascii=False, sort_keys=True)),
+            summary=legible(json.dumps(shown, ensure_ascii=False, sort_keys=True)),
             actor=request.actor,
             tenant=request.tenant,
             created=now,
@@ -708,7 +699,7 @@ class Gate:
             if _running(held, now):
                 refuse("unknown_outcome", _RUNNING)
             if disabled:
-                refuse("disabled", "This tool is switched off.")
+                refuse("disabled", _DISABLED)
             # Its outcome is unknown: read the effect back before running anything again.
             if self.reconcile is None:
                 trace.outcome = "unknown_outcome"
@@ -729,7 +720,7 @@ class Gate:
             disabled = self._safely(self.store.is_disabled, request.tool)
         if disabled:
             self._undo([], now, claim, held)
-            refuse("disabled", "This tool is switched off.")
+            refuse("disabled", _DISABLED)
         self._spend(request, claim, held, wanted, trace, refuse)
 
         effects: list[str] = []
@@ -782,16 +773,12 @@ class Gate:
             self._orphaned(claim, threads[0], effects, tool, request.context)
             trace.outcome = "timeout"
             return result
-        effect = effects[-1] if effects else None
-        try:
-            kept = jsonable(result)
-        except NotJsonError:
-            message = "The tool ran, but its result is not JSON data and could not be kept."
-            log.error("tool %r: %s (request %r)", request.tool, message, request.request_id)
-            self._keep(_ended(claim, "failed", code="failed", message=message, effect_id=effect))
+        outcome = _outcome(claim, result, effects)
+        self._keep(outcome)
+        if outcome.state == "failed":
+            log.error("tool %r: %s (request %r)", request.tool, _UNKEPT, request.request_id)
             trace.outcome = "failed"
-            refuse("failed", message)
-        self._keep(_ended(claim, "succeeded", result=kept, effect_id=effect))
+            refuse("failed", _UNKEPT)
         trace.outcome = "succeeded"
         return result
 
@@ -839,19 +826,17 @@ class Gate:
             return
 
         def ended(done: concurrent.futures.Future[Any]) -> None:
-            effect = effects[-1] if effects else None
             try:
-                kept = jsonable(done.result())
+                result = done.result()
             except BaseException as exc:
                 error = exc if isinstance(exc, StandardToolError) else None
-                if error is None and not isinstance(exc, NotJsonError):
-                    error = _failure(tool.wrapped, exc, context)
-                message = "The tool failed." if error is None else _message(error)
+                error = error or _failure(tool.wrapped, exc, context)
+                effect = effects[-1] if effects else None
                 outcome = _ended(
-                    renewed, "failed", code="failed", message=message, effect_id=effect
+                    renewed, "failed", code="failed", message=_message(error), effect_id=effect
                 )
             else:
-                outcome = _ended(renewed, "succeeded", result=kept, effect_id=effect)
+                outcome = _outcome(renewed, result, effects)
             try:
                 self.store.replace(renewed, outcome)
             except Exception:
@@ -1074,12 +1059,8 @@ def _find_secrets(
     if not isinstance(node, Mapping) or depth > _SECRET_DEPTH:
         return
     ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
-            target = target.get(part) if isinstance(target, Mapping) else None
-        _find_secrets(target, root, path, found, depth + 1)
+    if isinstance(ref, str) and ref.startswith("#/"):  # one resolver, the dialects' own
+        _find_secrets(lookup(root, ref[1:]), root, path, found, depth + 1)
     if node.get("writeOnly") is True or node.get("format") == "password":
         found.append(path)
         return
@@ -1103,18 +1084,6 @@ def _shown(arguments: Any, secrets: tuple[tuple[str, ...], ...]) -> Any:
     for path in secrets:
         shown = _masked(shown, path)
     return shown
-
-
-def _legible(text: str) -> str:
-    """JSON text as a person reads it: every character that does not show as itself (a
-    control, a bidirectional override, a zero-width or other format character, a line or
-    paragraph separator, a space other than the plain one) written as its JSON escape, so no
-    value can hide or reorder another on a screen. It is still JSON, and reads back the same."""
-    if text.isprintable():
-        return text
-    return "".join(
-        c if c.isprintable() or c == " " else json.dumps(c, ensure_ascii=True)[1:-1] for c in text
-    )
 
 
 def _masked(value: Any, path: tuple[str, ...]) -> Any:
@@ -1161,6 +1130,18 @@ def _same_call(
 def _running(receipt: Receipt, now: float) -> bool:
     """Whether a claimed call may still be running (its lease has not run out)."""
     return receipt.state == "running" and receipt.lease_until > now
+
+
+def _outcome(claim: Receipt, result: Any, effects: list[str]) -> Receipt:
+    """The receipt of a claimed call that returned ``result``: ``succeeded`` with its JSON
+    form (what a replay answers), or ``failed`` when it has none (:data:`_UNKEPT`), which a
+    gate refuses loudly rather than keep a call that could run again."""
+    effect = effects[-1] if effects else None
+    try:
+        kept = jsonable(result)
+    except NotJsonError:
+        return _ended(claim, "failed", code="failed", message=_UNKEPT, effect_id=effect)
+    return _ended(claim, "succeeded", result=kept, effect_id=effect)
 
 
 def _ended(

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from .._text import clip
 from ..exceptions import REFUSAL_CODES, UsageError
 from ..schema._canonical import digest
 
@@ -168,6 +169,18 @@ class Approval:
     def key(self) -> str:
         """:func:`record_key` of this approval's call."""
         return record_key(self.tenant, self.actor, self.request_id)
+
+    def fate(self) -> str | None:
+        """What became of this approval's call, in words (``was approved by 'bob' and has
+        run``), or ``None`` while it waits for a decision."""
+        if self.status == "pending":
+            return None
+        by = f" by {clip(self.approver)!r}" if self.approver else ""
+        return {
+            "approved": f"was approved{by} and has not run yet",
+            "used": f"was approved{by} and has run",
+            "rejected": f"was rejected{by}",
+        }.get(self.status, f"is {self.status}")
 
     def request(self) -> dict[str, Any]:
         """What a person is shown: the request id, the tool, whose call it is (tenant and
