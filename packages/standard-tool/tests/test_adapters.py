@@ -340,6 +340,7 @@ ERRORS = [
     exceptions.ModelOutputError("tool call 1 is cut off"),
     exceptions.UnknownTargetError("mcp", ["standard"], "standard-tool-mcp"),
     exceptions.UnsupportedObjectError("no adapter"),
+    exceptions.UnsupportedToolError("final_answer", "smolagents", "its name is reserved"),
     exceptions.ConversionError("no"),
     exceptions.PluginError("no"),
     exceptions.UsageError("no"),

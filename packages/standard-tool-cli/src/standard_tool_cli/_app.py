@@ -21,6 +21,7 @@ from standard_tool.adapters import LARGE_NUMBER, Adapter
 from standard_tool.checks import (
     CHECKS,
     DESCRIPTIONS,
+    DIRECT,
     CheckResult,
     bounded,
     check_tool,
@@ -575,10 +576,6 @@ def _with_identity(context: Any, identity: dict[str, str | None]) -> Any:
     return {**context, **given}
 
 
-_OBJECT = st.JsonSchema({"type": "object"})
-"""What every runtime's call takes: a JSON object of arguments."""
-
-
 def _run(
     tool: Any, arguments: Any, context: Any, via: str | None, timeout: float
 ) -> tuple[Any, str | None]:
@@ -598,10 +595,6 @@ def _run(
             f"--via {via!r}: that target has no runtime to call through (an export-only "
             f"target); targets with one: {', '.join(with_runtime) or 'none'}"
         )
-    if not isinstance(arguments, dict):  # a model's call carries its arguments as an object
-        refused = _OBJECT.validate(arguments).issues or ()
-        refusal = st.ToolValidationError(tool.name, "input", refused)
-        return None, f"through {via}: {one_line(str(refusal))}"
     try:
         outcome = bounded(
             timeout, lambda: registered.call(registered.native(tool), arguments, context)
@@ -797,6 +790,9 @@ def reject(
 Examples:
   standard-tool check examples/weather.py:TOOLS
   standard-tool check examples/weather.py:TOOLS --target langchain --target mcp
+  standard-tool check 'mcp+stdio:uvx mcp-server-time' \\
+    --input get_current_time='{"timezone": "Europe/Paris"}' \\
+    --input convert_time=@convert_time.json
   standard-tool check 'mcp+stdio:uvx mcp-server-time' --json"""
 )
 @click.argument("source")
@@ -808,29 +804,55 @@ Examples:
     help="Check only this target (repeatable; default: every installed one).",
 )
 @click.option(
+    "--input",
+    "given",
+    multiple=True,
+    metavar="TOOL=JSON",
+    help="An input to call TOOL with, as JSON (@path reads a file, - reads stdin); repeatable, "
+    "tried in order: a tool given inputs is called with those only.",
+)
+@click.option(
     "--samples",
     type=click.IntRange(1, 50),
     default=5,
     show_default=True,
-    help="Generated inputs tried, at most, until the tool accepts one.",
+    help="Inputs made from a tool's schema tried, at most, until one runs.",
 )
 @_json
 @_server
 @_timeout
 @_debug
-def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout: float) -> None:
+def check(
+    source: str,
+    only: Sequence[str],
+    given: Sequence[str],
+    samples: int,
+    as_json: bool,
+    timeout: float,
+) -> None:
     """Run every tool of SOURCE through every installed target; print what passed.
 
-    For each tool, inputs are generated from its input schema (hypothesis-jsonschema, the
-    same on every run) until a direct call (the `standard` target) accepts one, and an input
-    the schema refuses is derived from it. Then, through each target's own runtime:
+    For each tool, the direct call (the `standard` target) is tried with the inputs `--input`
+    gives for it, in order, and only those; without any, with inputs made from its input
+    schema: first the values the schema gives (`examples`, `default`, `const`, `enum`,
+    property by property), then hypothesis-jsonschema's draws, the same on every run. The
+    first input that runs is the one compared, and an input the schema refuses is derived
+    from it. Then, through each target's own runtime:
 
     {checks}
 
+    When no input runs directly, `call` fails directly and through every target with one
+    reason, which says what was tried: give an input that runs with `--input TOOL=JSON`. A
+    result that breaks the tool's output schema fails `call` the same way. A result is
+    compared as the model reads it: a text result as its text, after what the framework does
+    to every result (the legend names such targets). A target that cannot run a tool skips
+    the checks it cannot run, saying why.
+
     A cell of the table counts the checks of a tool through a target by outcome (`pass 5`,
     `pass 3, skip 2`, `FAIL 1, pass 4`); a check that does not apply to a target is skipped,
-    not failed, and each failure and skip is listed with its reason. Exits 1 when any check
-    fails.
+    not failed, and each failure and skip is listed with its reason, a reason shared by
+    several targets once. While it works, a line per tool and target goes to stderr (a
+    progress bar on a terminal). Exits 1 when any check fails.
     """
     installed = installed_targets()
     unknown = [name for name in only if name not in installed]
@@ -839,9 +861,11 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
             f"--target {unknown[0]!r} is not installed; installed targets: {', '.join(installed)}"
         )
     names = [name for name in installed if not only or name in only]
+    inputs = _given_inputs(given)
     with ExitStack() as stack:
         tools = _open_source(source, stack, timeout)
-        results = _checked(tools, names, samples, timeout)
+        _known_tools(inputs, tools)
+        results = _checked(tools, names, samples, timeout, inputs)
     failures = [r for r in results if r.status == "fail"]
     if as_json:
         _DOCUMENT.print(
@@ -859,30 +883,114 @@ def check(source: str, only: Sequence[str], samples: int, as_json: bool, timeout
         sys.exit(FAILED)
 
 
-def _checked(
-    tools: Sequence[Any], names: Sequence[str], samples: int, timeout: float
-) -> list[CheckResult]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+def _given_inputs(given: Sequence[str]) -> dict[str, list[Any]]:
+    """The inputs ``--input TOOL=JSON`` gives, by tool, in order."""
+    inputs: dict[str, list[Any]] = {}
+    for spec in given:
+        name, equals, text = spec.partition("=")
+        if not equals or not name.strip():
+            raise CommandError(
+                f"--input {spec!r} names no tool; write --input TOOL=JSON, e.g. "
+                '--input multiply=\'{"a": 6, "b": 7}\''
+            )
+        inputs.setdefault(name, []).append(_input_value(name, text))
+    return inputs
 
+
+def _input_value(name: str, text: str) -> Any:
+    """The JSON of ``--input NAME=TEXT``: inline, ``@path`` or ``-`` (stdin)."""
+    if text == "-" or text.startswith("@"):
+        return _json_value(text, f"--input {name}=")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CommandError(
+            f"--input {name}= is not valid JSON ({error.msg} at line {error.lineno} column "
+            f"{error.colno}); quote it for the shell, e.g. --input {name}='{{\"a\": 1}}'"
+        ) from None
+    except RecursionError:
+        raise CommandError(f"--input {name}= nests too deep to read") from None
+    except ValueError:  # valid JSON with a number longer than Python reads
+        raise CommandError(f"--input {name}= holds {LARGE_NUMBER}") from None
+
+
+def _known_tools(inputs: dict[str, list[Any]], tools: Sequence[Any]) -> None:
+    """Refuse ``--input`` for a tool SOURCE does not hold."""
+    names = [tool.name for tool in tools]
+    unknown = [name for name in inputs if name not in names]
+    if unknown:
+        raise CommandError(
+            f"--input {unknown[0]}=...: no tool {unknown[0]!r} in SOURCE; its tools: "
+            f"{', '.join(names)}"
+        )
+
+
+def _checked(
+    tools: Sequence[Any],
+    names: Sequence[str],
+    samples: int,
+    timeout: float,
+    inputs: dict[str, list[Any]],
+) -> list[CheckResult]:
+    """Every check of ``tools`` through ``names``, telling stderr how far it is: a progress
+    bar on a terminal, else a first line, then a line as each tool is checked through each
+    target."""
     results: list[CheckResult] = []
     err = console(stderr=True)
+    total = len(tools) * len(names)
+    if not err.is_terminal:
+        print(
+            f"checking {_count(len(tools), 'tool')} through {_count(len(names), 'target')}",
+            file=sys.stderr,
+            flush=True,
+        )
+        done = 0
+        for tool in tools:
+
+            def told(target: str, name: str = tool.name) -> None:
+                nonlocal done
+                done += 1
+                where = "directly" if target == DIRECT else f"through {target}"
+                print(f"checked {name} {where} ({done}/{total})", file=sys.stderr, flush=True)
+
+            results += check_tool(
+                tool,
+                names,
+                timeout=timeout,
+                samples=samples,
+                inputs=inputs.get(tool.name),
+                progress=told,
+            )
+        return results
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         console=err,
         transient=True,
-        disable=not err.is_terminal,
     ) as progress:
-        task = progress.add_task("checking", total=len(tools) * len(names))
+        task = progress.add_task("checking", total=total)
         for tool in tools:
-            progress.update(task, description=f"{tool.name}: generating inputs")
+            progress.update(task, description=f"{tool.name}: calling it directly")
 
-            def done(target: str, name: str = tool.name) -> None:
+            def shown(target: str, name: str = tool.name) -> None:
                 progress.update(task, advance=1, description=f"{name}: {target} checked")
 
-            results += check_tool(tool, names, timeout=timeout, samples=samples, progress=done)
+            results += check_tool(
+                tool,
+                names,
+                timeout=timeout,
+                samples=samples,
+                inputs=inputs.get(tool.name),
+                progress=shown,
+            )
     return results
+
+
+def _count(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 @cli.command(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
 from typing import Any, cast
 
 from langchain_core.messages import ToolMessage
@@ -33,15 +32,16 @@ class LangChainRuntime(BaseRuntime):
         schema: dict[str, Any] = native.tool_call_schema  # type: ignore[assignment]
         return schema
 
-    def call(
-        self, native: BaseTool, arguments: Mapping[str, Any], context: Any = None
+    def run(
+        self, native: BaseTool, arguments: dict[str, Any], context: Any = None
     ) -> NativeOutcome:
         """``native.invoke(ToolCall)``, as a tool node or an agent runs a model's call (each
-        call with an id of its own, as a model gives it)."""
+        call with an id of its own, as a model gives it); the model reads the
+        ``ToolMessage``'s content."""
         call = {
             "type": "tool_call",
             "name": native.name,
-            "args": dict(arguments),
+            "args": arguments,
             "id": f"call_{uuid.uuid4().hex}",
         }
         message = native.invoke(call, config=cast("RunnableConfig | None", config_for(context)))
@@ -52,8 +52,9 @@ class LangChainRuntime(BaseRuntime):
             )
         if message.status == "error":
             return NativeOutcome(error=str(message.content))
+        text = message.content if isinstance(message.content, str) else None
         if message.artifact is not None:
-            return NativeOutcome(value=jsonable(message.artifact))
+            return NativeOutcome(value=jsonable(message.artifact), text=text)
         return NativeOutcome.from_json_text(str(message.content), is_error=False)
 
 

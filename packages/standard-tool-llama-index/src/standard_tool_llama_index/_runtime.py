@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
-from collections.abc import Mapping
 from typing import Any
 
 from llama_index.core.tools.types import BaseTool
@@ -35,13 +34,14 @@ class LlamaIndexRuntime(BaseRuntime):
         schema: dict[str, Any] = native.metadata.get_parameters_dict()
         return schema
 
-    def call(
-        self, native: BaseTool, arguments: Mapping[str, Any], context: Any = None
+    def run(
+        self, native: BaseTool, arguments: dict[str, Any], context: Any = None
     ) -> NativeOutcome:
+        """The agent's run; the model reads the tool output's ``content``."""
         name = native.metadata.get_name()
         store = None if context is None else {CONTEXT_KEY: context}
         with framework_warnings_ignored():
-            run = st.run_sync(run_agent([native], [[(name, dict(arguments))], "done"], store))
+            run = st.run_sync(run_agent([native], [[(name, arguments)], "done"], store))
         if len(run.outputs) != 1:
             raise PluginError(f"a LlamaIndex agent run of {name!r} made {len(run.outputs)} calls")
         (output,) = run.outputs

@@ -23,10 +23,12 @@ __all__ = ["MCPRuntime", "ServedTool", "runtime"]
 
 @dataclass(frozen=True)
 class ServedTool:
-    """A tool exported to MCP: its descriptor (``to_mcp_tool``) and a server that runs it."""
+    """A tool exported to MCP: its descriptor (``to_mcp_tool``), a server that runs it, and
+    the standard tool it serves, when known."""
 
     descriptor: Any
     server: Any
+    tool: st.StandardTool | None = None
 
     @property
     def name(self) -> str:
@@ -50,7 +52,7 @@ class MCPRuntime(BaseRuntime):
 
     def native(self, tool: st.StandardTool) -> ServedTool:
         tool = st.adopt(tool)
-        return ServedTool(st.convert(tool, to="mcp"), to_mcp_server([tool]))
+        return ServedTool(st.convert(tool, to="mcp"), to_mcp_server([tool]), tool)
 
     def declaration(self, native: ServedTool) -> dict[str, Any]:
         """The tool's entry in the server's ``tools/list`` result, in its wire form."""
@@ -60,26 +62,37 @@ class MCPRuntime(BaseRuntime):
         schema: dict[str, Any] = self.declaration(native)["inputSchema"]
         return schema
 
-    def call(
-        self, native: ServedTool, arguments: Mapping[str, Any], context: Any = None
+    def run(
+        self, native: ServedTool, arguments: dict[str, Any], context: Any = None
     ) -> NativeOutcome:
+        """A client's ``tools/call``; the model reads the result's text blocks, or its other
+        content, and a client that reads structured content reads that value."""
         if context is not None and not isinstance(context, Mapping):
             raise UsageError(
                 "an MCP call carries its context as the request's _meta: give a JSON object"
             )
-        result = st.run_sync(self._call(native, dict(arguments), context))
+        result = st.run_sync(self._call(native, arguments, context))
         is_error, content, structured = _compat.result_parts(result)
         if is_error:
             texts = [block.text for block in content if getattr(block, "type", None) == "text"]
             return NativeOutcome(error="\n".join(texts))
+        texts = [getattr(block, "text", None) for block in content]
+        text = "\n".join(texts) if content and all(isinstance(t, str) for t in texts) else None
         if structured is None:
-            texts = [getattr(block, "text", None) for block in content]
-            if content and all(isinstance(text, str) for text in texts):  # as the model reads it
-                return NativeOutcome.from_json_text("\n".join(texts), is_error=False)
+            if text is not None:  # as the model reads it
+                return NativeOutcome.from_json_text(text, is_error=False)
             return NativeOutcome(value=st.jsonable(from_content(content)))
         if fields_of(native.descriptor).wrapped and isinstance(structured, dict):
             structured = structured.get("result")
-        return NativeOutcome(value=structured)
+        return NativeOutcome(value=structured, text=text)
+
+    def standard_tool(self, native: ServedTool) -> st.StandardTool:
+        """The tool the server serves, else the tool as a client adopts it (its name and
+        definition; the session it was read over is closed)."""
+        if native.tool is not None:
+            return native.tool
+        with self.adopted(native) as tool:
+            return tool
 
     @contextmanager
     def adopted(self, native: ServedTool) -> Iterator[MCPTool]:

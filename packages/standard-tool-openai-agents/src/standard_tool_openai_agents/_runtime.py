@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import standard_tool as st
@@ -37,9 +36,10 @@ class OpenAIAgentsRuntime(BaseRuntime):
         schema: dict[str, Any] = native.params_json_schema
         return schema
 
-    def call(self, native: Any, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
-        sent: Any = arguments  # a model may send what is no object: the tool refuses it
-        if native.strict_json_schema and isinstance(sent, Mapping) and _valid(native, sent):
+    def run(self, native: Any, arguments: dict[str, Any], context: Any = None) -> NativeOutcome:
+        """The run; the model reads the tool's output text."""
+        sent = arguments
+        if native.strict_json_schema and _valid(native, sent):
             sent = strict_arguments(sent, native.params_json_schema)
         failures: list[Exception] = []
         token = FAILURES.set(failures)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
@@ -36,10 +35,10 @@ class PydanticAIRuntime(BaseRuntime):
     def input_schema(self, native: Tool[Any]) -> dict[str, Any]:
         return native.tool_def.parameters_json_schema
 
-    def call(
-        self, native: Tool[Any], arguments: Mapping[str, Any], context: Any = None
+    def run(
+        self, native: Tool[Any], arguments: dict[str, Any], context: Any = None
     ) -> NativeOutcome:
-        call = ToolCallPart(native.name, json.dumps(dict(arguments)))
+        call = ToolCallPart(native.name, json.dumps(arguments))
 
         def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
             if len(messages) == 1:
@@ -73,10 +72,12 @@ def _is_error(part: Any) -> bool:
 
 
 def _outcome(part: Any) -> NativeOutcome:
+    """The answer as the model reads it: a text result as it is (``model_response_str``)."""
+    content = part.content
     if _is_error(part):
-        content = part.content
         return NativeOutcome(error=content if isinstance(content, str) else json.dumps(content))
-    return NativeOutcome(value=st.jsonable(part.content))
+    text = content if isinstance(content, str) else None
+    return NativeOutcome(value=st.jsonable(content), text=text)
 
 
 runtime = PydanticAIRuntime()

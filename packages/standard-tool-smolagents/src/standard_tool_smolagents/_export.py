@@ -18,9 +18,10 @@ from standard_tool.exceptions import ConversionError, Issue
 from standard_tool.names import NameRule, check_name, sanitize_name
 
 from ._context import _CONTEXT, ContextGetter, current_context
-from ._inputs import inputs_of, output_type_of
+from ._inputs import inputs_of, output_type_of, required_nulls
 
 __all__ = [
+    "FINAL_ANSWER",
     "NAMES",
     "JsonDict",
     "JsonList",
@@ -32,6 +33,10 @@ __all__ = [
 NAMES: NameRule = NameRule("smolagents", "a-zA-Z0-9_", 64, first="a-zA-Z_")
 """The names a smolagents tool gets: Python identifiers (a ``CodeAgent`` calls tools as
 functions), within the 64 characters of the function-calling APIs."""
+FINAL_ANSWER = "final_answer"
+"""The name of smolagents' own final answer tool: an agent given a tool of that name uses it
+instead (``tools.setdefault("final_answer", FinalAnswerTool())`` in
+``MultiStepAgent._setup_tools``), and a call of it ends the run with its result as the answer."""
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
@@ -72,8 +77,10 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
     ``inputs`` and ``output_type`` say what smolagents' format can (derived on first use); the
     standard tool validates every call against its whole input schema. Called by keyword or
     positionally (in the order of the schema's properties), as a ``CodeAgent``'s code calls
-    it, or with one dict of arguments; it raises the project's typed errors, which agents show
-    the model. Object and array results are a ``dict``/``list`` whose ``str()`` is JSON.
+    it, or with one dict of arguments; an argument the schema requires and allows ``null`` for
+    is ``nullable`` in ``inputs`` (its only word for it), so one left out is passed as
+    ``null``. It raises the project's typed errors, which agents show the model. Object and
+    array results are a ``dict``/``list`` whose ``str()`` is JSON.
     """
 
     skip_forward_signature_validation = True
@@ -104,6 +111,11 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
     def _properties(self) -> list[str]:
         properties = self._schema.get("properties") if isinstance(self._schema, dict) else None
         return list(properties or ())
+
+    @cached_property
+    def _nulls(self) -> tuple[str, ...]:
+        """The arguments passed as ``null`` when left out (see :func:`required_nulls`)."""
+        return required_nulls(self._schema)
 
     @cached_property
     def inputs(self) -> dict[str, dict[str, Any]]:
@@ -160,7 +172,7 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
         return self(*args, **kwargs)
 
     def __call__(self, *args: Any, sanitize_inputs_outputs: bool = False, **kwargs: Any) -> Any:
-        if args or sanitize_inputs_outputs or self._get_context is not None:
+        if args or sanitize_inputs_outputs or self._get_context is not None or self._nulls:
             return self._call(args, kwargs, sanitize_inputs_outputs)
         result = call(self._standard, kwargs, _CONTEXT.get())  # the common call, inline
         return result if type(result) in _PLAIN else _for_agents(result)
@@ -169,7 +181,10 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
         if sanitize:  # agents' values (a stored image...) as their raw value
             args = tuple(a.to_raw() if isinstance(a, AgentType) else a for a in args)
             kwargs = {k: v.to_raw() if isinstance(v, AgentType) else v for k, v in kwargs.items()}
-        result = call(self._standard, self._arguments(args, kwargs), self._context())
+        arguments = self._arguments(args, kwargs)
+        for key in self._nulls:
+            arguments.setdefault(key, None)
+        result = call(self._standard, arguments, self._context())
         if sanitize:  # what a tool-calling agent shows the model is str()
             if type(result) is str:
                 return AgentText(result)
@@ -190,9 +205,17 @@ def to_smolagents(
     :data:`NAMES` (the original is kept in ``standard_metadata`` and restored by
     ``from_smolagents``). ``context`` gives the standard context of each call (default: the
     value of :func:`standard_context` around the run, else ``None``).
+
+    A tool named ``final_answer`` (by its own name or by ``name``) takes the place of
+    smolagents' own final answer tool in an agent, as smolagents lets a user's do: a call of
+    it ends the run with its result as the answer. A name made valid that would be
+    ``final_answer``, or a Python keyword, gets a trailing ``_``.
     """
     standard = st.adopt(tool)
-    name = check_name(name, NAMES) if name is not None else sanitize_name(standard.name, NAMES)
+    if name is not None:
+        name = check_name(name, NAMES)
+    else:
+        name = _unreserved(sanitize_name(standard.name, NAMES), standard.name)
     if keyword.iskeyword(name):
         name = f"{name}_"
     if not isinstance(standard.description, str):
@@ -204,6 +227,14 @@ def to_smolagents_tools(
     tools: Iterable[Any] | Any, *, context: ContextGetter | None = None
 ) -> list[StandardSmolTool]:
     """smolagents tools for one tool or several; two names that collide raise ``ToolNameError``."""
-    return export_tools(
-        tools, lambda tool, name: to_smolagents(tool, name=name, context=context), NAMES
-    )
+
+    def export(tool: st.StandardTool, name: str) -> StandardSmolTool:
+        return to_smolagents(tool, name=_unreserved(name, tool.name), context=context)
+
+    return export_tools(tools, export, NAMES)
+
+
+def _unreserved(name: str, original: str) -> str:
+    """``name``, made valid from ``original``, with a trailing ``_`` when it became
+    ``final_answer`` (only a tool of that name takes the final answer tool's place)."""
+    return f"{name}_" if name == FINAL_ANSWER != original else name

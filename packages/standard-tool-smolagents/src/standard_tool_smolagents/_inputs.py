@@ -3,7 +3,9 @@
 smolagents describes each argument with a ``type`` (one of its names, or a list of them), a
 ``description`` and ``nullable`` (which also means "may be left out"). What that cannot say
 (nested objects, bounds, enums, references) goes into the description as the argument's
-JSON Schema; the standard tool still validates against the whole schema.
+JSON Schema; the standard tool still validates against the whole schema. An argument that is
+required and may be ``null`` is ``nullable`` too, so an agent lets a model leave it out: the
+exported tool then passes ``null`` for it (:func:`required_nulls`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["PLAIN_KEYS", "input_schema_of", "inputs_of", "output_schema_of", "output_type_of"]
+__all__ = [
+    "PLAIN_KEYS",
+    "input_schema_of",
+    "inputs_of",
+    "output_schema_of",
+    "output_type_of",
+    "required_nulls",
+]
 
 _ORDER = ("string", "boolean", "integer", "number", "array", "object")
 """smolagents' names of the JSON types (``null`` is said with ``nullable``)."""
@@ -139,6 +148,22 @@ def inputs_of(schema: Any) -> dict[str, dict[str, Any]]:
     required = node.get("required")
     names = set(required) if isinstance(required, list) else set()
     return {str(key): _entry(value, root, key in names) for key, value in properties.items()}
+
+
+def required_nulls(schema: Any) -> tuple[str, ...]:
+    """The arguments an object input JSON Schema requires and allows ``null`` for, which
+    ``inputs`` can only call ``nullable`` (an agent reads that as "may be left out")."""
+    root = schema if isinstance(schema, Mapping) else {}
+    node = _resolve(root, root)
+    properties = node.get("properties") if isinstance(node, Mapping) else None
+    required = node.get("required") if isinstance(node, Mapping) else None
+    if not isinstance(properties, Mapping) or not isinstance(required, list):
+        return ()
+    return tuple(
+        str(key)
+        for key, value in properties.items()
+        if key in required and "null" in (_types(value, root) or ())
+    )
 
 
 def output_type_of(schema: Any) -> str:

@@ -9,6 +9,7 @@ from .exceptions import (
     ToolValidationError,
     UnknownTargetError,
     UnsupportedObjectError,
+    UnsupportedToolError,
     UsageError,
 )
 from .registry import adopt, convert, targets
@@ -46,6 +47,7 @@ __all__ = [
     "ToolValidationError",
     "UnknownTargetError",
     "UnsupportedObjectError",
+    "UnsupportedToolError",
     "UsageError",
     "acall",
     "adopt",

@@ -115,17 +115,20 @@ class NativeOutcome:
     """The result, as JSON data (``None`` on error)."""
     error: str | None = None
     """The error text the model sees, or ``None`` on success."""
+    text: str | None = None
+    """The text the model reads for the result, when the framework hands it text (``None``
+    otherwise, and on error)."""
 
     @classmethod
     def from_json_text(cls, text: str, *, is_error: bool) -> NativeOutcome:
-        """The outcome of a framework's text result: the error text, or the value the text
-        holds as JSON (the text itself when it is not JSON)."""
+        """The outcome of a framework's text result: the error text, or the text with the
+        value it holds as JSON (the text itself when it is not JSON)."""
         if is_error:
             return cls(error=text)
         try:
-            return cls(value=json.loads(text))
+            return cls(value=json.loads(text), text=text)
         except (TypeError, ValueError):
-            return cls(value=text)
+            return cls(value=text, text=text)
 
 
 @runtime_checkable
@@ -135,15 +138,27 @@ class Runtime(Protocol):
 
     An adapter names one with ``Adapter(runtime=...)``; :func:`standard_tool.registry.runtime`
     finds it by target. The contract suite (``standard_tool.testing``) and the command line
-    (``standard-tool call --via``, ``standard-tool check``) go through it. A runtime whose
-    target shows a model its own dialect of the schema (a provider's) sets ``dialect = True``:
-    the checks (``standard_tool.checks``) then do not compare :meth:`input_schema` with the
-    tool's. A runtime whose dialect depends on the object sets ``dialect`` to a function of
-    the native object returning the dialect's name (``None``: the schema itself), and the
-    checks compare :meth:`input_schema` with the tool's schema rendered in it.
-    tool's. A runtime whose framework checks a call's arguments itself before the tool runs,
-    and says so without naming the tool (smolagents' agents), sets ``prechecks = True``: the
-    checks then ask only that such a call is refused.
+    (``standard-tool call --via``, ``standard-tool check``) go through it. Most subclass
+    :class:`~standard_tool.adapters.BaseRuntime`, whose :meth:`call` refuses arguments that are
+    no JSON object as a direct call of the tool does and runs any other with its ``run``.
+
+    Optional attributes say where a framework departs from the tool:
+
+    - ``dialect = True``: the target shows a model its own dialect of the schema (a
+      provider's), and the checks (``standard_tool.checks``) do not compare
+      :meth:`input_schema` with the tool's; ``dialect`` may instead be a function of the
+      native object returning the dialect's name (``None``: the schema itself), and the
+      checks compare :meth:`input_schema` with the tool's schema rendered in it.
+    - ``prechecks = True``: the framework checks a call's arguments itself before the tool
+      runs, and says so without naming the tool (smolagents' agents); the checks then ask
+      only that such a call is refused.
+    - ``normalise(value)`` and ``normalisation``: what the framework makes of a result (JSON
+      data) before the model reads it, and the same in words (smolagents strips a text
+      result's surrounding whitespace); the checks compare ``normalise`` of the direct call's
+      result with what the model reads.
+
+    A runtime that cannot run a tool as it is (a name the framework reserves) raises
+    :class:`~standard_tool.exceptions.UnsupportedToolError`, naming the tool and why.
     """
 
     def native(self, tool: StandardTool) -> Any:
@@ -158,9 +173,10 @@ class Runtime(Protocol):
         """The input JSON Schema a model is shown for ``native``."""
         ...
 
-    def call(self, native: Any, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
+    def call(self, native: Any, arguments: Any, context: Any = None) -> NativeOutcome:
         """A model's call of ``native`` with ``arguments``, run as the framework runs it
-        (``context`` is the standard per-call context): what the model gets back."""
+        (``context`` is the standard per-call context): what the model gets back. Arguments
+        that are no JSON object are refused as a direct call of the tool refuses them."""
         ...
 
     def adopted(self, native: Any) -> AbstractContextManager[StandardTool]:

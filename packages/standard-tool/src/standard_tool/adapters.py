@@ -16,7 +16,9 @@ its framework.
   input without checking it again.
 - :func:`keyword_functions` runs a tool as a function and a coroutine of keyword arguments.
 - :class:`BaseRuntime` is the shared half of a framework's :class:`Runtime`, which runs the
-  adapter's objects as the framework does and reports each call as a :class:`NativeOutcome`.
+  adapter's objects as the framework does and reports each call as a :class:`NativeOutcome`;
+  :func:`non_object_refusal` is the error a direct call raises for arguments that are no
+  JSON object, which every runtime answers with.
 
 The conventions every adapter follows (the core README has them with an example):
 ``to_x(tool)`` takes anything :func:`standard_tool.adopt` takes and returns the framework's
@@ -36,7 +38,7 @@ from .plugins._metadata import (
     pack_metadata,
     unpack_metadata,
 )
-from .plugins._runtime import BaseRuntime
+from .plugins._runtime import BaseRuntime, non_object_refusal
 from .run._accepted import Accepted, acall_accepted, accepting, accepting_json, call_accepted
 from .schema._json import LARGE_NUMBER
 from .schema._schema import issues_from_pydantic
@@ -62,6 +64,7 @@ __all__ = [
     "issues_from_pydantic",
     "keyword_functions",
     "lazy_exports",
+    "non_object_refusal",
     "pack_metadata",
     "unpack_metadata",
 ]

@@ -7,6 +7,7 @@ The hierarchy::
     ├── ToolExecutionError             a tool ran and failed (the cause is chained)
     ├── ToolRefusedError               an execution boundary refused a call, or reports its outcome
     ├── PinMismatchError               a tool differs from its pinned snapshot, or is not in it
+    ├── UnsupportedToolError           a target cannot run a tool as it is (a name it reserves)
     ├── ServerError                    a tool server failed outside any one tool call
     │   └── ToolTimeoutError           a tool did not finish in time; the caller stopped waiting
     ├── ConversionError                a tool cannot be converted to or from a target
@@ -56,6 +57,7 @@ __all__ = [
     "ToolValidationError",
     "UnknownTargetError",
     "UnsupportedObjectError",
+    "UnsupportedToolError",
     "UsageError",
 ]
 
@@ -214,6 +216,25 @@ class ToolRefusedError(StandardToolError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.tool, self.code, self.message, self.request_id, self.approval))
+
+
+class UnsupportedToolError(StandardToolError):
+    """A target cannot run a tool as it is: its framework reserves the tool's name, say.
+
+    Attributes:
+        tool: the tool's name.
+        target: the target.
+        reason: why, in words.
+    """
+
+    def __init__(self, tool: str, target: str, reason: str) -> None:
+        self.tool = tool
+        self.target = target
+        self.reason = reason
+        super().__init__(f"tool {clip(tool)!r} cannot run through {target} as it is: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.tool, self.target, self.reason))
 
 
 class StoreError(StandardToolError):

@@ -7,14 +7,15 @@ subset), so :meth:`ProviderRuntime.input_schema` is that dialect, not the tool's
 A valid call is sent as a model constrained by that dialect writes it (strict mode: every
 declared property, ``null`` for an absent one, nothing undeclared); an invalid one as it
 is, as a model that ignores the schema sends it. Answers are read as the model reads them:
-text that parses as JSON is that JSON (a string result that looks like JSON too).
+text that parses as JSON is that JSON (a string result that looks like JSON too), and the
+text itself is kept (Gemini's answer is an object, not text).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,11 @@ class ProviderTool:
         name: str = self.function["name"]
         return name
 
+    @property
+    def standard_tool(self) -> StandardTool:
+        """The standard tool that runs."""
+        return self.tool
+
 
 class ProviderRuntime(BaseRuntime):
     """One provider's tool calls and answers (``openai``, ``anthropic``, ``gemini``, ``hf``)."""
@@ -79,8 +85,8 @@ class ProviderRuntime(BaseRuntime):
                 return schema
         return {}
 
-    def call(
-        self, native: ProviderTool, arguments: Mapping[str, Any], context: Any = None
+    def run(
+        self, native: ProviderTool, arguments: dict[str, Any], context: Any = None
     ) -> NativeOutcome:
         sent: Any = arguments
         if native.function.get("strict") is True and native.accepts(arguments):

@@ -14,6 +14,7 @@ import pytest
 
 from .._protocols import NativeOutcome, Runtime, StandardTool
 from ..checks._checks import (
+    DIRECT,
     Probe,
     check_tool,
     definition_difference,
@@ -46,6 +47,19 @@ SCHEMA_TOOLS = ("add", "greet", "search", "whoami", "ping", "plan", "catalog.loo
 """The sample tools whose input schema every target must show as it is."""
 RENAMED = "add numbers.v2"
 """A tool name with a space and a dot: no provider accepts it as it is."""
+NOT_OBJECTS: tuple[Any, ...] = ([], [["a", 1]], "", None, 5)
+"""Arguments that are no JSON object, as a model may send them: each is refused."""
+TEXTS = (' {"method": "GET"}\n', "42\n", "plain text")
+"""Text results that look like JSON, or end in a newline: the model reads each as text."""
+
+
+def _echo(text: str) -> str:
+    """Give the text back.
+
+    Args:
+        text: What to give back.
+    """
+    return text
 
 
 def outcome_from_json_text(text: str, is_error: bool) -> NativeOutcome:
@@ -76,6 +90,9 @@ class _ContractRuntime:
         self.dialect = getattr(registered, "dialect", False) if registered else False
         self.prechecks = bool(getattr(registered, "prechecks", False))
         """As the registered runtime says: its framework refuses some calls itself."""
+        self.normalisation: str = getattr(registered, "normalisation", "")
+        """As the registered runtime says: what its framework makes of a result."""
+        self._normalise = getattr(registered, "normalise", None)
 
     def native(self, tool: StandardTool) -> Any:
         return self._contract.to_native(tool)
@@ -87,8 +104,11 @@ class _ContractRuntime:
     def input_schema(self, native: Any) -> dict[str, Any]:
         return self._contract.native_schema(native)
 
-    def call(self, native: Any, arguments: Mapping[str, Any], context: Any = None) -> NativeOutcome:
+    def call(self, native: Any, arguments: Any, context: Any = None) -> NativeOutcome:
         return self._contract.call_native(native, arguments, context)
+
+    def normalise(self, value: Any) -> Any:
+        return value if self._normalise is None else self._normalise(value)
 
     def adopted(self, native: Any) -> AbstractContextManager[StandardTool]:
         if isinstance(self._contract, AdoptContract):
@@ -131,7 +151,8 @@ class ExportContract(_Target):
     it; otherwise implement :meth:`native_schema` and :meth:`call_native`. Set
     :attr:`name_rule` when the target restricts names. ``call_native`` must go through the
     framework's own runtime (an agent, a tool node, a client session) and return what
-    reaches the model.
+    reaches the model: arguments that are no JSON object refused with the direct call's
+    error, and a text result's text as the model reads it (the runtime's ``normalise``).
     """
 
     name_rule: ClassVar[NameRule | None] = None
@@ -145,11 +166,10 @@ class ExportContract(_Target):
             raise NotImplementedError("no runtime registered: implement native_schema")
         return registered.input_schema(native)
 
-    def call_native(
-        self, native: Any, arguments: Mapping[str, Any], context: Mapping[str, Any]
-    ) -> NativeOutcome:
+    def call_native(self, native: Any, arguments: Any, context: Mapping[str, Any]) -> NativeOutcome:
         """Run ``native`` through the framework's runtime as a model's tool call would
-        (default: the runtime's ``call``)."""
+        (default: the runtime's ``call``); arguments that are no JSON object are refused as a
+        direct call refuses them."""
         registered = self.runtime()
         if registered is None:
             raise NotImplementedError("no runtime registered: implement call_native")
@@ -168,7 +188,7 @@ class ExportContract(_Target):
         """``copy.deepcopy`` of an exported object, as frameworks do with their tools."""
         return copy.deepcopy(native)
 
-    @pytest.mark.parametrize("name", sorted(sample_tools()))
+    @pytest.mark.parametrize("name", sorted(set(sample_tools()) - {"explode"}))
     def test_sample_tool_passes_every_check(self, name: str) -> None:
         """The checks of ``standard-tool check`` and ``pytest-standard-tool``
         (:func:`standard_tool.checks.check_tool`), through this contract's methods."""
@@ -182,6 +202,20 @@ class ExportContract(_Target):
         passed = {r.check for r in results if r.status == "pass"}
         own_dialect = getattr(self.contract_runtime(), "dialect", False) is True  # no schema check
         assert passed >= ({"convert", "call"} if own_dialect else {"convert", "schema", "call"})
+
+    def test_a_tool_that_never_runs_fails_its_call_check_as_directly(self) -> None:
+        """A tool no input runs (``explode`` raises on every one) has no call to compare:
+        ``call`` fails here with the direct call's reason, and nothing else fails."""
+        results = check_tool(
+            sample_tools()["explode"],
+            [DIRECT, self.target],
+            runtimes={self.target: self.contract_runtime()},
+            probed=_probe("explode"),
+        )
+        direct, here = [r for r in results if r.check == "call"]
+        assert (direct.status, here.status) == ("fail", "fail")
+        assert here.reason == direct.reason and "no input ran" in here.reason
+        assert [r for r in failures(results) if r.check != "call"] == []
 
     @pytest.mark.parametrize("name", SCHEMA_TOOLS)
     def test_model_sees_the_input_schema(self, name: str) -> None:
@@ -206,6 +240,28 @@ class ExportContract(_Target):
         assert outcome.error is not None, f"accepted {arguments!r}: {outcome.value!r}"
         assert name in outcome.error and field in outcome.error, outcome.error
         _no_leak(outcome.error)
+
+    @pytest.mark.parametrize("name", ["add", RENAMED])
+    @pytest.mark.parametrize("arguments", NOT_OBJECTS, ids=json.dumps)
+    def test_native_runtime_refuses_arguments_that_are_no_object(
+        self, arguments: Any, name: str
+    ) -> None:
+        """Refused before the tool runs (``[["a", 1]]`` is not ``{"a": 1}``), with the
+        direct call's own error, under the tool's own name (not the one a target gave it)."""
+        original = tool(_add, name=name)
+        with pytest.raises(ToolValidationError) as direct:
+            call(original, arguments, self.context())
+        outcome = self.call_native(self.to_native(original), arguments, self.context())
+        assert (outcome.error, outcome.value) == (str(direct.value), None)
+
+    @pytest.mark.parametrize("text", TEXTS, ids=json.dumps)
+    def test_native_runtime_gives_the_text_the_model_reads(self, text: str) -> None:
+        """A text result is read as text, not as the JSON it holds (``text``), as the
+        framework hands it to the model (the runtime's ``normalise``)."""
+        outcome = self.call_native(self.to_native(tool(_echo)), {"text": text}, self.context())
+        assert outcome.error is None, outcome.error
+        normalise = getattr(self.contract_runtime(), "normalise", None)  # optional
+        assert outcome.text == (text if normalise is None else normalise(text))
 
     def test_native_runtime_rejects_extra_fields(self) -> None:
         arguments = {"query": "lamp", "unexpected": 1}
