@@ -109,12 +109,14 @@ def test_tool_decorator_with_parsed_docstring() -> None:
     assert st.call(adopted, {"a": 3}) == 6 and both(adopted, {"a": 3, "b": 3}) == (9, 9)
 
 
-def test_pydantic_schema_keeps_langchain_semantics() -> None:
+def test_a_pydantic_schema_is_checked_as_the_json_schema_the_model_sees() -> None:
     adopted = from_langchain(multiply)
-    assert st.call(adopted, {"a": "4"}) == 8  # LangChain's pydantic model coerces
-    with pytest.raises(st.ToolValidationError) as raised:
-        st.call(adopted, {"a": "four"})
-    assert raised.value.tool == "multiply" and raised.value.fields == ("a",)
+    assert multiply.invoke({"a": "4"}) == 8  # LangChain's own pydantic model coerces
+    assert st.call(adopted, {"a": 4}) == 8
+    for bad in ({"a": "4"}, {"a": True}, {"a": "four"}):
+        with pytest.raises(st.ToolValidationError) as raised:
+            st.call(adopted, bad)
+        assert raised.value.tool == "multiply" and raised.value.fields == ("a",)
 
 
 def test_async_tool_is_async_and_callable_from_sync_code() -> None:
@@ -315,7 +317,7 @@ def test_a_non_mapping_context_is_passed_as_configurable_context() -> None:
 
     adopted = from_langchain(probe)
     assert st.input_json_schema(adopted)["properties"] == {}
-    assert st.call(adopted, None, ("a", 1)) == "('a', 1)"
+    assert st.call(adopted, {}, ("a", 1)) == "('a', 1)"
     assert st.call(adopted, {}) == "None"
 
 

@@ -38,13 +38,17 @@ except ImportError:  # pragma: no cover
 class LangChainTool(WrapperTool):
     """A standard tool that runs a LangChain tool through its own ``invoke``/``ainvoke``.
 
-    The input schema is what the model sees (injected arguments left out); injected
-    arguments are filled from the standard context by name, the tool call id from
-    ``context["tool_call_id"]`` (or a fresh one), and a mapping context becomes the
-    ``RunnableConfig``'s ``configurable``.
+    The input schema is what the model sees (injected arguments left out). The input is
+    checked here against that JSON Schema, JSON types strict (``"0"`` is not an integer),
+    whatever target runs the tool; LangChain's own validation then runs in ``invoke`` as
+    usual. A tool made by ``to_langchain`` keeps the rule of the standard tool it runs.
+    Injected arguments are filled from the standard context by name, after the check; the
+    tool call id from ``context["tool_call_id"]`` (or a fresh one), and a mapping context
+    becomes the ``RunnableConfig``'s ``configurable``.
     """
 
     wrapped: BaseTool
+    input_by_json_schema = True
 
     def __init__(self, native: BaseTool) -> None:
         stored = unpack_metadata(native.metadata).fields()
@@ -58,9 +62,17 @@ class LangChainTool(WrapperTool):
         return self.wrapped
 
     @cached_property
+    def _ours(self) -> bool:
+        """Whether the tool runs a standard tool (made by ``to_langchain``)."""
+        return isinstance(self.wrapped, StandardStructuredTool)
+
+    @cached_property
     def input_schema(self) -> Any:
-        """The JSON Schema (or pydantic schema) of the arguments the model provides."""
+        """The JSON Schema (or pydantic schema) of the arguments the model provides; for a
+        tool made by ``to_langchain``, the input schema of the standard tool it runs."""
         native = self.wrapped
+        if isinstance(native, StandardStructuredTool):
+            return getattr(native.standard_tool, "input_schema", None)
         if isinstance(native.args_schema, dict):
             return dict(native.args_schema)
         if isinstance(native, Tool) and not native.args_schema:
@@ -74,8 +86,20 @@ class LangChainTool(WrapperTool):
 
     @cached_property
     def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here where LangChain would not check it, or would hide the failing fields."""
-        return isinstance(self.input_schema, dict) or bool(self.wrapped.handle_validation_error)
+        """Checked here, except by a tool made by ``to_langchain``: the standard tool it runs
+        checks its own input."""
+        return not self._ours
+
+    @cached_property
+    def _hidden_validation(self) -> Any:
+        """The ``args_schema`` model of a tool whose ``handle_validation_error`` turns
+        LangChain's refusals into text without the failing fields (its validators' too): run
+        here as LangChain runs it, to name them; else ``None``."""
+        native = self.wrapped
+        model = native.args_schema
+        if self._ours or not native.handle_validation_error or not isinstance(model, type):
+            return None
+        return model if hasattr(model, "model_validate") or hasattr(model, "parse_obj") else None
 
     @cached_property
     def is_async(self) -> bool:
@@ -105,6 +129,18 @@ class LangChainTool(WrapperTool):
         return tuple(names), call_id
 
     @cached_property
+    def _unparsed_injected(self) -> tuple[str, ...]:
+        """The required injected arguments of a tool whose input LangChain does not parse (a
+        ``BaseTool`` subclass without ``args_schema``): missing, they are refused here, not
+        left to a ``TypeError`` of its ``_run``."""
+        native = self.wrapped
+        names = self._injected[0]
+        if not names or isinstance(native, Tool) or native.args_schema is not None:
+            return ()
+        fields = getattr(native.get_input_schema(), "model_fields", {})
+        return tuple(name for name in names if name in fields and fields[name].is_required())
+
+    @cached_property
     def _via_tool_call(self) -> bool:
         """Whether to call with a ``ToolCall`` (error status, artifact, call id) or a dict."""
         native = self.wrapped
@@ -122,17 +158,36 @@ class LangChainTool(WrapperTool):
             for name in names:
                 if name in context and name not in args:
                     args[name] = context[name]
+        missing = [name for name in self._unparsed_injected if name not in args]
+        if missing:
+            required = [Issue("Field required", (name,)) for name in missing]
+            raise st.ToolValidationError(self.name, "input", required)
         config = config_for(context)
         if not self._via_tool_call:
             return args, config
         call_id = context.get("tool_call_id") if isinstance(context, Mapping) else None
-        call = {
-            "type": "tool_call",
-            "name": self.wrapped.name,
-            "args": args,
-            "id": call_id if isinstance(call_id, str) else f"call_{uuid.uuid4().hex}",
-        }
+        if not isinstance(call_id, str):
+            call_id = f"call_{uuid.uuid4().hex}"
+        self._validate_hidden(args, call_id)
+        call = {"type": "tool_call", "name": self.wrapped.name, "args": args, "id": call_id}
         return call, config
+
+    def _validate_hidden(self, args: Any, call_id: str) -> None:
+        """LangChain's validation of a call whose refusal it would hide (see
+        :attr:`_hidden_validation`), on the arguments as ``invoke`` gets them."""
+        model = self._hidden_validation
+        if model is None:
+            return
+        data = dict(args)
+        if self._injected[1] is not None:
+            data[self._injected[1]] = call_id
+        try:
+            if hasattr(model, "model_validate"):
+                model.model_validate(data)
+            else:
+                model.parse_obj(data)
+        except (ValidationErrorV2, ValidationErrorV1) as exc:
+            raise st.ToolValidationError(self.name, "input", _issues(exc)) from None
 
     def _finish(self, output: Any, sink: list[Exception]) -> Any:
         if not isinstance(output, ToolMessage):

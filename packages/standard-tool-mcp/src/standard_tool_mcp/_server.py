@@ -19,7 +19,7 @@ from standard_tool import (
     jsonable,
     reporting,
 )
-from standard_tool.adapters import export_tools
+from standard_tool.adapters import WrapperTool, export_tools
 from standard_tool.boundary import Approval, Gate, guarded_of, identity_of
 from standard_tool.exceptions import (
     NotJsonError,
@@ -94,7 +94,9 @@ class _Served:
         descriptor = to_mcp_tool(tool, name=name)
         wire = _compat.dump(descriptor)
         output = wire.get("outputSchema")
-        own = isinstance(tool, Tool)  # a Tool validates its own input and output
+        # a Tool validates its own input and output, a WrapperTool as its rule says (an
+        # adopted tool by the JSON Schema served, a round trip as its original)
+        own = isinstance(tool, (Tool, WrapperTool))
         guarded = guarded_of(tool) is not None  # its gate checks the input, after visibility
         declared = getattr(tool, "timeout", None)
         return cls(

@@ -17,7 +17,7 @@ from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, FunctionToolset, ToolsetTool
 
 import standard_tool as st
-from standard_tool import Result
+from standard_tool import JsonSchema, Result
 from standard_tool.adapters import (
     METADATA_KEY,
     Stored,
@@ -75,18 +75,27 @@ def _passes_anything(validator: Any) -> bool:
 
 
 class PydanticAIArguments:
-    """A PydanticAI tool's arguments as a standard schema: PydanticAI's own validator (lax,
-    as in an agent run), described by the JSON Schema the model sees."""
+    """A PydanticAI tool's arguments as a standard schema, described by the JSON Schema the
+    model sees: checked against that JSON Schema (JSON types strict), then by PydanticAI's
+    own validator, as an adopted tool checks them; a tool exported here, by the standard
+    tool it runs."""
 
     def __init__(self, validator: Any, schema: dict[str, Any]) -> None:
         self.validator = validator
         self.schema = schema
+
+    @cached_property
+    def _json_schema(self) -> JsonSchema:
+        return JsonSchema(self.schema)
 
     def validate(self, value: Any, /) -> Result:
         validator = self.validator
         if isinstance(validator, StandardArgsValidator):  # a tool exported here: its issues
             issues = validator.issues(value)
             return Result(value) if issues is None else Result(issues=tuple(issues))
+        refused = self._json_schema.issues(value)
+        if refused is not None:
+            return Result(issues=refused)
         try:
             return Result(validator.validate_python(value))
         except ValidationError as exc:
@@ -118,15 +127,17 @@ def _clip(message: str) -> str:
 class PydanticAITool(WrapperTool):
     """A standard tool that runs a PydanticAI tool through its toolset's own ``call_tool``.
 
-    PydanticAI's own argument validation runs (a tool built from a raw JSON Schema, which
-    PydanticAI does not check, is checked here against that schema). A tool that takes a
-    ``RunContext`` gets one whose ``deps`` is the standard context. ``ModelRetry`` raised by
-    the tool (or its validation) is a :class:`ToolValidationError` on the input, ``ToolFailed``
-    a :class:`ToolExecutionError`.
+    The input is checked here against the JSON Schema the model sees, JSON types strict
+    (``"5"`` is not an integer), whatever target runs the tool; PydanticAI's own argument
+    validation then runs as in an agent run. A tool exported here keeps the rule of the
+    standard tool it runs. A tool that takes a ``RunContext`` gets one whose ``deps`` is the
+    standard context. ``ModelRetry`` raised by the tool (or its validation) is a
+    :class:`ToolValidationError` on the input, ``ToolFailed`` a :class:`ToolExecutionError`.
     """
 
     is_async = True
     has_async = True
+    input_by_json_schema = True
 
     def __init__(
         self,
@@ -169,16 +180,24 @@ class PydanticAITool(WrapperTool):
         )
 
     @cached_property
+    def _ours(self) -> bool:
+        """Whether the tool runs a standard tool exported here (its validator is ours)."""
+        return isinstance(self._validator, StandardArgsValidator)
+
+    @cached_property
     def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here only where PydanticAI checks nothing (a raw JSON Schema)."""
-        return _passes_anything(self._validator)
+        """Checked here, except by a tool exported here: the standard tool it runs checks its
+        own input."""
+        return not self._ours
 
     @cached_property
     def input_schema(self) -> Any:
-        """The JSON Schema the model sees; unless PydanticAI checks nothing, validated by
-        PydanticAI's own validator."""
+        """The JSON Schema the model sees; unless PydanticAI checks nothing (a raw JSON
+        Schema), with PydanticAI's own validator on top (:class:`PydanticAIArguments`)."""
         schema = self.definition.parameters_json_schema
-        return schema if self.validate_input else PydanticAIArguments(self._validator, schema)
+        if _passes_anything(self._validator):
+            return schema
+        return PydanticAIArguments(self._validator, schema)
 
     @property
     def timeout(self) -> float | None:

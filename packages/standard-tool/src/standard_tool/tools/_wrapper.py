@@ -18,6 +18,7 @@ from ..run._call import CoreTool, acall, call
 from ..run._redact import redact_error
 from ..schema._json import jsonable
 from ..schema._schema import JsonSchema, as_schema
+from ._json_schemas import input_json_schema
 
 __all__ = ["FIELDS", "WrapperTool", "keyword_functions"]
 
@@ -63,11 +64,15 @@ class WrapperTool(CoreTool):
     - :meth:`translate`, the framework's own errors as the project's;
     - :attr:`validate_input` / :attr:`validate_output`, whether the schemas are checked here
       around the call (for frameworks that do not check them themselves);
+    - :attr:`input_by_json_schema`, whether that input check is the JSON Schema a model is
+      shown rather than the ``input_schema`` object's own validation (an adopted tool's rule,
+      the same whichever target runs it; the framework's own validation runs on top);
     - :meth:`handle`, what a failure becomes (raised by default).
     """
 
     validate_input: bool = False
-    """Check the input against ``input_schema`` before :meth:`run`."""
+    """Check the input against ``input_schema`` (or its JSON Schema: see
+    :attr:`input_by_json_schema`) before :meth:`run`."""
     validate_output: bool = False
     """Check the result against ``output_schema`` after :meth:`run`."""
     timeout: float | None = None
@@ -90,6 +95,28 @@ class WrapperTool(CoreTool):
     input_schema: Any = _Field()
     output_schema: Any = _Field()
     meta: Mapping[str, Any] = _Field()  # type: ignore[assignment]
+
+    @property
+    def input_by_json_schema(self) -> bool:
+        """With :attr:`validate_input`: check the input against the JSON Schema a model is
+        shown for the tool (``input_json_schema(self)``, full JSON Schema semantics, JSON types
+        strict: ``"0"`` and ``true`` are not integers) instead of with the ``input_schema``
+        object's own validation (a pydantic model's lax coercion); the input is handed on
+        unchanged. Unless set (or overridden by a subclass), whether the wrapped tool checks
+        its input so: a wrapper checks what its tool would."""
+        assigned: bool | None = self.__dict__.get("_input_by_json_schema")
+        if assigned is not None:
+            return assigned
+        wrapped = self.wrapped
+        return (
+            isinstance(wrapped, WrapperTool)
+            and bool(wrapped.validate_input)
+            and bool(wrapped.input_by_json_schema)
+        )
+
+    @input_by_json_schema.setter
+    def input_by_json_schema(self, value: bool) -> None:
+        self.__dict__["_input_by_json_schema"] = bool(value)
 
     # -- how it runs ---------------------------------------------------------------------
 
@@ -199,14 +226,19 @@ class WrapperTool(CoreTool):
         )
 
     def _schema(self, side: Literal["input", "output"]) -> StandardSchema | None:
-        """The field's schema as a StandardSchema, remade only when the field changes."""
+        """The field's schema as a StandardSchema (the input's JSON Schema, with
+        :attr:`input_by_json_schema`), remade only when the field or that choice changes."""
         declared = self.input_schema if side == "input" else self.output_schema
+        by_json = side == "input" and bool(self.input_by_json_schema)
         cache = self.__dict__.setdefault("_schemas", {})
         held = cache.get(side)
-        if held is None or held[0] is not declared:
-            held = cache[side] = (declared, as_schema(declared))
-        schema: StandardSchema | None = held[1]
-        return schema
+        if held is None or held[0] is not declared or held[1] is not by_json:
+            schema = as_schema(declared)
+            if by_json and type(schema) is not JsonSchema:  # a raw schema is its own JSON Schema
+                schema = JsonSchema(input_json_schema(self))
+            held = cache[side] = (declared, by_json, schema)
+        checked: StandardSchema | None = held[2]
+        return checked
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.wrapped!r})"
