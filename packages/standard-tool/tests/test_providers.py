@@ -182,7 +182,7 @@ def test_gemini_parameters_refuse_what_gemini_cannot_type(
     root = {"type": "object", "properties": {"a": schema, "b": {"type": "integer"}}}
     tool = st.Tool(name="loose", description="", input_schema=root, execute=_echo_input)
     with pytest.raises(SchemaNotExpressibleError, match=why) as raised:
-        to_gemini(tool)
+        to_gemini(tool, field="parameters")
     assert (raised.value.tool, raised.value.keyword, raised.value.pointer) == (
         "loose",
         keyword,
@@ -191,6 +191,20 @@ def test_gemini_parameters_refuse_what_gemini_cannot_type(
     assert "field='parametersJsonSchema'" in str(raised.value)
     declaration = to_gemini(tool, field="parametersJsonSchema")
     assert set(declaration["parametersJsonSchema"]["properties"]) == {"a", "b"}
+    assert to_gemini(tool) == declaration  # by default, where parameters cannot say it
+    assert st.convert(tool, to="gemini") == declaration
+
+
+def test_gemini_declares_parameters_by_default_where_they_can_say_the_schema() -> None:
+    tool = st.Tool(
+        name="typed",
+        description="",
+        input_schema={"type": "object", "properties": {"a": {"type": "integer"}}},
+        execute=_echo_input,
+    )
+    assert set(to_gemini(tool)) == {"name", "description", "parameters"}
+    with pytest.raises(st.UsageError, match="not 'schema'"):
+        to_gemini(tool, field="schema")  # type: ignore[arg-type]
 
 
 def test_gemini_parameters_type_every_position() -> None:
@@ -223,7 +237,7 @@ def test_gemini_parameters_type_every_position() -> None:
         name="typed", description="", input_schema={"properties": properties}, execute=_echo_input
     )
     with pytest.raises(SchemaNotExpressibleError, match="declares none"):
-        to_gemini(tool)  # an object that must be empty has no Gemini form either
+        to_gemini(tool, field="parameters")  # an object that must be empty has no form there
 
 
 @pytest.mark.parametrize("label", LABELS)

@@ -138,7 +138,7 @@ def to_anthropic(tools: Any) -> Any:
 
 
 def to_gemini(
-    tools: Any, *, field: Literal["parameters", "parametersJsonSchema"] = "parameters"
+    tools: Any, *, field: Literal["parameters", "parametersJsonSchema"] | None = None
 ) -> Any:
     """Gemini function declarations: one dict for one tool, a list for several (the
     ``functionDeclarations`` of a Gemini tool).
@@ -146,21 +146,34 @@ def to_gemini(
     ``field="parameters"`` renders Gemini's OpenAPI subset, where every position has a type
     and every object declared properties (recursion, a position accepting any value and an
     object of any properties are refused with ``SchemaNotExpressibleError``, by pointer);
-    ``"parametersJsonSchema"`` renders JSON Schema, which expresses them all.
-    A tool without arguments has no ``parameters``.
+    ``"parametersJsonSchema"`` renders JSON Schema, which expresses them all; ``None``
+    renders ``parameters`` where the schema allows it, else ``parametersJsonSchema`` (the
+    reason is logged on ``standard_tool.providers``). A tool without arguments has no
+    ``parameters``.
     """
-    if field not in ("parameters", "parametersJsonSchema"):
-        raise UsageError(f"field is 'parameters' or 'parametersJsonSchema', not {field!r}")
-    dialect = "gemini" if field == "parameters" else "gemini-json-schema"
+    if field not in ("parameters", "parametersJsonSchema", None):
+        raise UsageError(f"field is 'parameters', 'parametersJsonSchema' or None, not {field!r}")
 
     def render(tool: StandardTool, name: str) -> dict[str, Any]:
-        schema = render_schema(tool, dialect)
+        chosen = field or "parameters"
+        try:
+            schema = render_schema(tool, _GEMINI_DIALECTS[chosen])
+        except SchemaNotExpressibleError as error:
+            if field is not None:
+                raise
+            log.info("tool %r is declared with parametersJsonSchema: %s", tool.name, error)
+            chosen = "parametersJsonSchema"
+            schema = render_schema(tool, _GEMINI_DIALECTS[chosen])
         declaration: dict[str, Any] = {"name": name, "description": _description(tool)}
-        if field == "parametersJsonSchema" or schema.get("properties"):
-            declaration[field] = schema
+        if chosen == "parametersJsonSchema" or schema.get("properties"):
+            declaration[chosen] = schema
         return declaration
 
     return _each(tools, GEMINI_NAMES, render)
+
+
+_GEMINI_DIALECTS = {"parameters": "gemini", "parametersJsonSchema": "gemini-json-schema"}
+"""The dialect each field of a Gemini declaration renders."""
 
 
 def to_hf(tools: Any) -> Any:
