@@ -26,9 +26,21 @@ DIALECT_RUNTIMES = ("smolagents",)
 """Targets that run a model's call and show a model their framework's own dialect of the schema."""
 
 
+NEVER_RUNS = "refuse"
+"""The native tool that raises on every input: no call of it runs, so its call check fails,
+through every target alike, and only that check."""
+
+
 def ran(conformance: Conformance) -> None:
-    results = conformance.check()
-    passed = {r.check for r in results if r.status == "pass"}
+    never_runs = conformance.tool.name == NEVER_RUNS
+    if never_runs:
+        with pytest.raises(pytest.fail.Exception, match="no input ran"):
+            conformance.check()
+        results = conformance.results
+        assert {r.check for r in results if r.status == "fail"} == {"call"}, results
+    else:
+        results = conformance.check()
+    passed = {r.check for r in results if r.status == "pass"} | ({"call"} if never_runs else set())
     if conformance.target in RUNTIMES[1:]:
         assert passed == {"convert", "schema", "round trip", "call", "refuse"}, results
     elif conformance.target in PROVIDERS:

@@ -205,7 +205,11 @@ def test_an_unknown_target_fails_naming_what_is_installed(pytester: pytest.Pytes
     result.stdout.fnmatch_lines(["*no-such-target*convert: fail*"])
 
 
-@pytest.mark.standard_tools(sample_tools())
+RUN = {name: tool for name, tool in sample_tools().items() if name != "explode"}
+"""The sample tools that run: ``explode`` raises whatever its input (its ``call`` fails)."""
+
+
+@pytest.mark.standard_tools(RUN)
 def test_the_sample_tools_conform(conformance: Conformance) -> None:
     results = conformance.check()
     assert {r.target for r in results} == {conformance.target}
@@ -217,7 +221,7 @@ def test_the_sample_tools_conform(conformance: Conformance) -> None:
         assert passed == {"convert", "call", "refuse"}
 
 
-@pytest.mark.parametrize("name", sorted(sample_tools()))
+@pytest.mark.parametrize("name", sorted(RUN))
 def test_assert_conforms_returns_every_check_of_every_target(name: str) -> None:
     results = assert_conforms(sample_tools()[name])
     targets = installed_targets()
@@ -236,6 +240,15 @@ def test_assert_conforms_raises_with_each_failure() -> None:
     text = str(raised.value)
     assert text.startswith("'shout': 1 of 7 checks failed"), text
     assert "shout -> no-such-target, convert: fail" in text
+
+
+def test_assert_conforms_fails_a_tool_that_never_runs() -> None:
+    with pytest.raises(AssertionError) as raised:
+        assert_conforms(sample_tools()["explode"], ["standard", "mcp"])
+    lines = str(raised.value).splitlines()
+    assert lines[0] == "'explode': 2 of 7 checks failed", lines
+    assert lines[1].startswith("  explode -> standard, call: fail: no input ran: ")
+    assert lines[2].startswith("  explode -> mcp, call: fail: no input ran: ")
 
 
 def test_assert_conforms_takes_a_framework_tool() -> None:

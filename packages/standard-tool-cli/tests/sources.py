@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import threading
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from standard_tool import Tool, tool
 
@@ -55,12 +57,62 @@ def environ(name: str) -> str | None:
     return os.environ.get(name)
 
 
+@tool
+def utc_offset(timezone: str) -> str:
+    """The UTC offset of a timezone on 1 January 2024 (its schema says "a string": only a
+    timezone's name runs).
+
+    Args:
+        timezone: An IANA timezone name, such as Europe/Paris.
+    """
+    return str(ZoneInfo(timezone).utcoffset(datetime(2024, 1, 1)))
+
+
+def _offset_seconds(input: dict[str, Any], context: Any = None) -> dict[str, Any]:
+    offset = ZoneInfo(input["timezone"]).utcoffset(datetime(2024, 1, 1))
+    return {"seconds": offset.total_seconds() if offset else 0.0}
+
+
+offset_seconds = Tool(
+    name="offset_seconds",
+    description="The UTC offset of a timezone in seconds (its output schema says a string).",
+    input_schema={
+        "type": "object",
+        "properties": {"timezone": {"type": "string", "examples": ["Europe/Paris"]}},
+        "required": ["timezone"],
+    },
+    output_schema={
+        "type": "object",
+        "properties": {"seconds": {"type": "string"}},
+        "required": ["seconds"],
+    },
+    execute=_offset_seconds,
+)
+
+
+def _echo(text: str) -> str:
+    """Give the text back.
+
+    Args:
+        text: What to give back.
+    """
+    return text
+
+
+echo = tool(_echo, name="echo")
+final_answer = tool(_echo, name="final_answer")
+
+
 TOOLS = [whoami, explode]
 NOT_A_TOOL = 42
 BROKEN = [shout]
 STALLING = [stall]
 CHATTY = [chatty]
 ENVIRON = [environ]
+OFFSETS = [utc_offset]
+WRONG_OUTPUT = [offset_seconds]
+TEXT = [echo]
+FINAL = [final_answer]
 
 
 def langchain_tools() -> Any:

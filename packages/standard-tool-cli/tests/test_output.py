@@ -106,7 +106,7 @@ def test_a_failure_is_counted_first_and_listed_with_its_reason() -> None:
     out = run_at(80, "check", f"{SOURCES}:BROKEN", "--target", "mcp")
     assert out.returncode == 1
     assert cells(out.stdout)[("shout", "mcp")] == "FAIL 1, skip 4"
-    assert "FAIL shout -> mcp, convert: " in out.stdout
+    assert "FAIL shout, convert -> mcp: " in out.stdout
     assert f"skipped {', '.join(CHECKS[1:])} for mcp: not converted" in out.stdout
     assert out.stdout.rstrip().splitlines()[-1] == "0 checks passed, 1 failed, 4 skipped"
 

@@ -54,7 +54,7 @@ def test_the_direct_call_comes_first_then_every_installed_target() -> None:
     assert {"openai", "anthropic", "gemini", "hf", "toy"} <= set(targets)
 
 
-@pytest.mark.parametrize("name", sorted(sample_tools()))
+@pytest.mark.parametrize("name", sorted(set(sample_tools()) - {"explode"}))  # never runs
 def test_every_sample_tool_passes_through_the_toy_and_the_providers(name: str) -> None:
     providers = ["openai", "anthropic", "gemini", "hf"]
     results = check_tool(sample_tools()[name], ["standard", "toy", *providers])
@@ -117,7 +117,7 @@ def test_a_call_that_differs_fails_naming_where() -> None:
     (failed,) = failures(results)
     assert (failed.check, failed.reason) == (
         "call",
-        "its result differs from the direct call's: calls differs",
+        "its result differs from the direct call's: calls: directly 1, here 2",
     )
 
 

@@ -2,7 +2,10 @@
 
 - :func:`assert_conforms`: every check of one tool, through every installed target (or some),
   failing with the reasons.
-- The ``standard_tools`` marker and the ``conformance`` fixture: one test per tool and target.
+- The ``standard_tools`` marker and the ``conformance`` fixture: one test per tool and target;
+  ``inputs={"tool_name": input or [inputs...]}`` gives a tool the inputs to call it with, tried
+  in order (none is then made from its schema). A tool that no input runs, or whose result
+  breaks its output schema, fails ``call`` through every target.
 - :func:`assert_compatible`: tools against their committed snapshot (``tools.lock.json``),
   failing on a breaking change; ``--standard-tool-snapshot=PATH`` (or the ini option
   ``standard_tool_snapshot``) checks the tools of every ``standard_tools`` marker against it

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from standard_tool import adopt
@@ -33,16 +33,21 @@ def assert_conforms(
     samples: int = DEFAULT_SAMPLES,
     timeout: float | None = DEFAULT_TIMEOUT,
     probed: Probe | None = None,
+    inputs: Iterable[Any] | None = None,
 ) -> list[CheckResult]:
     """Check that ``tool`` behaves the same through each of ``targets`` (default: every
     installed target, the direct call ``"standard"`` first) and return every result.
 
     ``tool`` is a standard tool or anything :func:`standard_tool.adopt` takes (a framework's
-    tool). Raises :class:`AssertionError` listing each failed check with its reason;
-    checks an export-only target cannot run are skipped, not failed
+    tool). ``inputs``, when given, are the inputs to call it with, tried in order until one
+    runs (none is then made from its schema). Raises :class:`AssertionError` listing each
+    failed check with its reason, a ``call`` that no input ran among them; checks an
+    export-only target cannot run are skipped, not failed
     (:func:`standard_tool.checks.check_tool` says which run).
     """
-    results = check_tool(adopt(tool), targets, samples=samples, timeout=timeout, probed=probed)
+    results = check_tool(
+        adopt(tool), targets, samples=samples, timeout=timeout, probed=probed, inputs=inputs
+    )
     failed = failures(results)
     if failed:
         raise AssertionError(describe_failures(results))

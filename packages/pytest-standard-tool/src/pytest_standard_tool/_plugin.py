@@ -4,6 +4,7 @@ snapshot (``--standard-tool-snapshot``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import astuple, dataclass, field
 from pathlib import Path
@@ -37,7 +38,9 @@ _CELL = "standard_tool_cell"
 """The user property naming the tool and target of a conformance test."""
 _RESULTS = "standard_tool_results"
 """The user property holding what :meth:`Conformance.check` found, each result a tuple."""
-_probes = pytest.StashKey[dict[int, tuple[StandardTool, Probe]]]()
+Probes = dict[tuple[int, str], tuple[StandardTool, Probe]]
+"""The direct calls of each tool, by its ``id`` and the inputs given (JSON), made once."""
+_probes = pytest.StashKey[Probes]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -86,8 +89,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(*tools): run a test that takes the `{FIXTURE}` fixture once per tool and "
-        "installed target (a tool, a list or a mapping of tools, or framework tools)",
+        f"{MARKER}(*tools, inputs=None): run a test that takes the `{FIXTURE}` fixture once per "
+        "tool and installed target (a tool, a list or a mapping of tools, or framework tools); "
+        "inputs maps a tool's name to the input to call it with, or a list of inputs tried in "
+        "order (then none is made from its schema)",
     )
     config.stash[_probes] = {}
     config.pluginmanager.register(_Table(), "standard-tool-table")
@@ -129,21 +134,54 @@ def _tools(args: Iterable[Any]) -> Iterator[StandardTool]:
             yield adopt(arg)
 
 
+def _inputs(marker: pytest.Mark, tools: list[StandardTool], where: str) -> dict[str, list[Any]]:
+    """The marker's ``inputs=``: by tool name, the inputs to call the tool with, in order."""
+    unknown = sorted(set(marker.kwargs) - {"inputs"})
+    if unknown:
+        raise UsageError(
+            f"{where}: @pytest.mark.{MARKER}() takes tools and inputs=, not {unknown[0]}="
+        )
+    given = marker.kwargs.get("inputs") or {}
+    if not isinstance(given, Mapping):
+        raise UsageError(
+            f"{where}: inputs= maps a tool's name to its input or a list of inputs, e.g. "
+            'inputs={"get_current_time": {"timezone": "Europe/Paris"}}'
+        )
+    names = [tool.name for tool in tools]
+    inputs: dict[str, list[Any]] = {}
+    for name, value in given.items():
+        if name not in names:
+            raise UsageError(
+                f"{where}: inputs= names {name!r}, which is no tool of the marker; its tools: "
+                f"{', '.join(names)}"
+            )
+        inputs[name] = list(value) if isinstance(value, list) else [value]
+        if not inputs[name]:
+            raise UsageError(f"{where}: inputs= gives {name!r} an empty list of inputs")
+    return inputs
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if FIXTURE not in metafunc.fixturenames:
         return
+    where = metafunc.definition.nodeid
     marker = metafunc.definition.get_closest_marker(MARKER)
     if marker is None:
         raise UsageError(
-            f"{metafunc.definition.nodeid}: the {FIXTURE!r} fixture runs the tools of a "
+            f"{where}: the {FIXTURE!r} fixture runs the tools of a "
             f"@pytest.mark.{MARKER}(...) marker; mark the test with the tools to check"
         )
     tools = list(_tools(marker.args))
     if not tools:
-        raise UsageError(f"{metafunc.definition.nodeid}: @pytest.mark.{MARKER}() names no tool")
-    cells = [(tool, target) for tool in tools for target in _targets(metafunc.config)]
+        raise UsageError(f"{where}: @pytest.mark.{MARKER}() names no tool")
+    inputs = _inputs(marker, tools, where)
+    cells = [
+        (tool, target, inputs.get(tool.name))
+        for tool in tools
+        for target in _targets(metafunc.config)
+    ]
     metafunc.parametrize(
-        FIXTURE, cells, indirect=True, ids=[f"{tool.name}-{target}" for tool, target in cells]
+        FIXTURE, cells, indirect=True, ids=[f"{tool.name}-{target}" for tool, target, _ in cells]
     )
 
 
@@ -156,18 +194,23 @@ class Conformance:
     target: str
     samples: int = DEFAULT_SAMPLES
     timeout: float | None = DEFAULT_TIMEOUT
-    probes: dict[int, tuple[StandardTool, Probe]] = field(default_factory=dict, repr=False)
+    probes: Probes = field(default_factory=dict, repr=False)
     results: list[CheckResult] = field(default_factory=list)
     """What the last :meth:`check` found."""
     properties: list[tuple[str, object]] = field(default_factory=list, repr=False)
     """The test's user properties, where :meth:`check` counts what ran for the table."""
+    inputs: list[Any] | None = None
+    """The inputs the marker gives the tool (``inputs=``), tried in order; ``None``: inputs
+    are made from its schema."""
 
     def probed(self) -> Probe:
-        """The tool's direct calls, made once per tool and shared by its targets."""
-        found = self.probes.get(id(self.tool))
+        """The tool's direct calls, made once per tool (and inputs given), shared by its
+        targets."""
+        key = (id(self.tool), json.dumps(self.inputs, sort_keys=True, default=repr))
+        found = self.probes.get(key)
         if found is None:
-            found = (self.tool, probe(self.tool, samples=self.samples, timeout=self.timeout))
-            self.probes[id(self.tool)] = found
+            made = probe(self.tool, inputs=self.inputs, samples=self.samples, timeout=self.timeout)
+            found = self.probes[key] = (self.tool, made)
         return found[1]
 
     def check(self) -> list[CheckResult]:
@@ -186,8 +229,9 @@ class Conformance:
 
 @pytest.fixture
 def conformance(request: pytest.FixtureRequest) -> Conformance:
-    """One tool and one target of the test's ``standard_tools`` marker."""
-    tool, target = request.param
+    """One tool and one target of the test's ``standard_tools`` marker, with the inputs it
+    gives the tool."""
+    tool, target, inputs = request.param
     config = request.config
     request.node.user_properties.append((_CELL, (tool.name, target)))
     return Conformance(
@@ -197,6 +241,7 @@ def conformance(request: pytest.FixtureRequest) -> Conformance:
         timeout=_setting(config, "timeout", DEFAULT_TIMEOUT),
         probes=config.stash[_probes],
         properties=request.node.user_properties,
+        inputs=inputs,
     )
 
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from standard_tool.checks import CheckResult, failures, heading, legend, skipped, tally
+from standard_tool.checks import CheckResult, failed, failures, heading, legend, skipped, tally
 from standard_tool.contracts import Diff, Finding
 
 __all__ = [
@@ -87,27 +87,22 @@ def check_report(
 ) -> None:
     """The results of ``standard-tool check`` on stdout: a title, a tool x target table that
     fits the console without cutting a name, what its cells mean, each failure and skip with
-    its reason, and the counts."""
+    its reason (one line for a reason several targets share), and the counts."""
     from rich.text import Text
 
     out = console()
     out.print(Text(heading(len(tools), len(targets)), style="bold"))
     out.print(_table(out, tools, targets, results))
     for line in legend(targets):
-        out.print(line, markup=False, style="dim", highlight=False)
-    for result in failures(results):  # each on one line, whatever the width, for grep
-        out.print(
-            f"FAIL {result.tool} -> {result.target}, {result.check}: {result.reason}",
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
-        )
+        out.print(line, markup=False, style="dim", highlight=False, soft_wrap=True)
+    for line in failed(results):  # each on one line, whatever the width, for grep
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
     for line in skipped(results):
         out.print(line, markup=False, style="dim", highlight=False, soft_wrap=True)
     passed = sum(result.status == "pass" for result in results)
-    failed = len(failures(results))
+    fails = len(failures(results))
     out.print(
-        f"{passed} checks passed, {failed} failed, {len(results) - passed - failed} skipped",
+        f"{passed} checks passed, {fails} failed, {len(results) - passed - fails} skipped",
         markup=False,
         highlight=False,
     )

@@ -2,28 +2,24 @@
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar, cast
 
 from .._protocols import NativeOutcome, Runtime, StandardTool
 from ..exceptions import (
-    InputGenerationError,
     PluginError,
     StandardToolError,
     StepTimeoutError,
     UnsupportedObjectError,
+    UnsupportedToolError,
 )
 from ..plugins._registry import adopt, convert, runtime, targets
-from ..run._call import call
 from ..run._waiting import start_thread, wait_for
-from ..schema._schema import jsonable
 from ..schema.dialects._registry import convert_schema
 from ..tools._json_schemas import input_json_schema, output_json_schema
-from ._sample_inputs import invalid_inputs, sample_inputs
+from ._direct import CONTEXT, Probe, clipped, direct_call, not_run, one_line, probe, shown
 
 __all__ = [
     "CHECKS",
@@ -39,20 +35,13 @@ __all__ = [
     "expected_schema",
     "failures",
     "first_difference",
-    "heading",
     "installed_targets",
-    "legend",
     "one_line",
     "probe",
-    "skipped",
-    "tally",
 ]
 
 T = TypeVar("T")
 Status = Literal["pass", "fail", "skip"]
-CONTEXT: Mapping[str, Any] = {"caller": "standard-tool checks"}
-"""The per-call context of every call the checks make, direct or through a target (a
-framework such as MCP always hands a tool some context, so none is never compared)."""
 DIRECT = "standard"
 """The core's own target: the tool called directly."""
 CHECKS = ("convert", "schema", "round trip", "call", "refuse")
@@ -61,14 +50,16 @@ DESCRIPTIONS: Mapping[str, str] = {
     "convert": "the tool converts to the target",
     "schema": "a model is shown the tool's input schema, unchanged",
     "round trip": "adopted back, it has the same name, title, description, meta and schemas",
-    "call": "an input generated from its schema gives the direct call's result (or error)",
+    "call": "an input that runs directly (given, else made from its schema) gives the same result",
     "refuse": "an input its schema refuses is refused as directly, the error naming the tool",
 }
 """Each check of :data:`CHECKS` in a few words: when it passes."""
-_WORDS: dict[Status, str] = {"fail": "FAIL", "pass": "pass", "skip": "skip"}
-"""How a table of results writes each status, a failure first and in capitals."""
 _FIELDS = ("name", "title", "description")
 _TRACEBACK = "Traceback (most recent call last)"
+_VALUE = 60
+"""Characters of each value shown where two results differ, at most."""
+_ERROR = 300
+"""Characters of an error quoted in a reason, at most."""
 
 
 @dataclass(frozen=True)
@@ -84,31 +75,6 @@ class CheckResult:
     def __str__(self) -> str:
         reason = f": {self.reason}" if self.reason else ""
         return f"{self.tool} -> {self.target}, {self.check}: {self.status}{reason}"
-
-
-@dataclass
-class Probe:
-    """The direct calls a tool's checks compare with: the inputs used and what they gave."""
-
-    input: Any = None
-    outcome: NativeOutcome | None = None
-    """``None`` when no input could be generated."""
-    reason: str = ""
-    deterministic: bool = True
-    tried: list[Any] = field(default_factory=list)
-    invalid: Any = None
-    """An input the tool's input schema refuses, derived from :attr:`input`."""
-    invalid_outcome: NativeOutcome | None = None
-    """What the direct call made of :attr:`invalid` (``None``: no such input was found)."""
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line: its lines joined with ``; `` (an error that lists issues)."""
-    out = ""
-    for line in (line.strip().removeprefix("- ") for line in text.splitlines()):
-        if line:
-            out += ("" if not out else " " if out.endswith(":") else "; ") + line
-    return out
 
 
 def bounded(seconds: float | None, fn: Callable[..., T], *args: Any) -> T:
@@ -138,96 +104,9 @@ def failures(results: Iterable[CheckResult]) -> list[CheckResult]:
     return [result for result in results if result.status == "fail"]
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def heading(tools: int, targets: int) -> str:
-    """The title of a tool x target table of results: what was checked."""
-    return f"Checked {_plural(tools, 'tool')} x {_plural(targets, 'target')}: {', '.join(CHECKS)}"
-
-
-def tally(results: Iterable[CheckResult], separator: str = ", ") -> str:
-    """The cell of one tool and target in a table of results: how many checks failed,
-    passed and were skipped, e.g. ``pass 3, skip 2`` (``-`` when none ran)."""
-    counts = Counter(result.status for result in results)
-    shown = [f"{word} {counts[status]}" for status, word in _WORDS.items() if counts[status]]
-    return separator.join(shown) or "-"
-
-
-def legend(targets: Iterable[str] = ()) -> list[str]:
-    """The lines that explain a table of results whose columns are ``targets``: the checks a
-    cell counts and what its words mean."""
-    width = max(len(check) for check in CHECKS)
-    lines = ["A cell counts the checks of one tool through one target:"]
-    lines += [f"  {check.ljust(width)}  {DESCRIPTIONS[check]}" for check in CHECKS]
-    if DIRECT in targets:
-        lines.append(
-            f"{DIRECT}: the tool called directly, the reference for the other targets "
-            "(call and refuse only)"
-        )
-    lines += [
-        f"{_WORDS['pass']} N: N checks passed",
-        f"{_WORDS['skip']} N: N checks do not apply to that target, each listed with the reason "
-        "(not a failure)",
-        f"{_WORDS['fail']} N: N checks failed, each listed with the reason",
-    ]
-    return lines
-
-
-def skipped(results: Iterable[CheckResult]) -> list[str]:
-    """One line per reason checks were skipped, naming the checks and the targets."""
-    where: dict[tuple[str, str], list[str]] = {}
-    for result in results:
-        if result.status == "skip":
-            targets = where.setdefault((result.check, result.reason), [])
-            if result.target not in targets:
-                targets.append(result.target)
-    grouped: dict[tuple[str, tuple[str, ...]], list[str]] = {}
-    for (check, reason), names in where.items():
-        grouped.setdefault((reason, tuple(names)), []).append(check)
-    lines = []
-    for (reason, skipped_for), checks in grouped.items():
-        checks.sort(key=lambda check: CHECKS.index(check) if check in CHECKS else len(CHECKS))
-        lines.append(f"skipped {', '.join(checks)} for {', '.join(skipped_for)}: {reason}")
-    return lines
-
-
 def _error_text(error: BaseException) -> str:
     text = one_line(str(error))
     return text if isinstance(error, StandardToolError) else f"{type(error).__name__}: {text}"
-
-
-def _direct(tool: Any, value: Any, timeout: float | None) -> NativeOutcome:
-    try:
-        result = call(tool, value, dict(CONTEXT), timeout=timeout)
-    except StandardToolError as error:
-        return NativeOutcome(error=one_line(str(error)))
-    return NativeOutcome(value=jsonable(result))
-
-
-def probe(tool: Any, *, samples: int = 5, timeout: float | None = 30) -> Probe:
-    """Call ``tool`` directly with inputs generated from its input schema until one is
-    accepted (``samples`` at most), then with an input the schema refuses."""
-    schema = input_json_schema(tool)
-    try:
-        inputs = sample_inputs(schema, samples)
-    except InputGenerationError as error:
-        return Probe(reason=str(error))
-    found = Probe()
-    for value in inputs:
-        outcome = _direct(tool, value, timeout)
-        found.tried.append(value)
-        if found.outcome is None or (found.outcome.error is not None and outcome.error is None):
-            found.input, found.outcome = value, outcome
-        if outcome.error is None:
-            again = _direct(tool, value, timeout)
-            found.deterministic = again == outcome
-            break
-    for value in invalid_inputs(schema, found.input):
-        found.invalid, found.invalid_outcome = value, _direct(tool, value, timeout)
-        break
-    return found
 
 
 def check_tool(
@@ -237,11 +116,18 @@ def check_tool(
     runtimes: Mapping[str, Runtime | None] | None = None,
     timeout: float | None = 30,
     samples: int = 5,
+    inputs: Iterable[Any] | None = None,
     probed: Probe | None = None,
     progress: Callable[[str], None] = lambda target: None,
 ) -> list[CheckResult]:
     """Every check of ``tool`` through each of ``targets`` (default: every installed one;
     :data:`DIRECT` is the direct call), in the order of :data:`CHECKS`.
+
+    The direct calls come first (:func:`probe`): with each of ``inputs`` when given (only
+    those), else with ``samples`` inputs made from the tool's input schema at most, until one
+    runs. When none runs, or the result breaks the tool's output schema, ``call`` fails
+    directly and through every target, with the same reason. ``probed`` reuses the direct
+    calls of an earlier :func:`probe` of ``tool``.
 
     A target is reached through ``runtimes[target]`` when given, else through the runtime
     its adapter registers (:func:`standard_tool.registry.runtime`); a target with none
@@ -249,11 +135,22 @@ def check_tool(
     a true ``dialect`` attribute shows a model its own dialect of the schema: ``schema``
     is skipped there; one with a true ``prechecks`` attribute refuses some calls itself,
     before the tool runs, with an error that names no tool: ``refuse`` then asks only that
-    the call is refused. ``probed`` reuses the direct calls of an earlier :func:`probe` of ``tool``.
-    Each step is bounded by ``timeout`` seconds; ``progress(target)`` is called after
-    each target.
+    the call is refused. A runtime's ``normalise(value)``, when it has one, is what its
+    framework does to every result (its ``normalisation`` says what, in words): the direct
+    result is compared after it. A direct result that is a string is compared with the text
+    the model reads (:attr:`NativeOutcome.text`) when the framework hands it text. A result
+    that differs is compared with a second direct call, made then: results that vary (a
+    clock's) pass when it gives the same, and are not compared when it differs from the
+    first direct call too. A runtime
+    that raises :class:`~standard_tool.exceptions.UnsupportedToolError` cannot run the tool:
+    the checks it stops are skipped with its message. Each step is bounded by ``timeout``
+    seconds; ``progress(target)`` is called after each target.
     """
-    found = probed if probed is not None else probe(tool, samples=samples, timeout=timeout)
+    found = (
+        probed
+        if probed is not None
+        else probe(tool, inputs=inputs, samples=samples, timeout=timeout)
+    )
     results: list[CheckResult] = []
     for target in installed_targets() if targets is None else targets:
         if target == DIRECT:
@@ -266,22 +163,11 @@ def check_tool(
 
 def _direct_results(name: str, found: Probe) -> list[CheckResult]:
     out = []
-    if found.outcome is None:
-        out.append(CheckResult(name, DIRECT, "call", "skip", found.reason))
-    elif found.outcome.error is not None:
-        out.append(
-            CheckResult(
-                name,
-                DIRECT,
-                "call",
-                "skip",
-                f"the direct call failed for each of {len(found.tried)} generated inputs, so each "
-                f"target is checked to fail on the first as it does: {_shown(found.input)} -> "
-                f"{found.outcome.error}",
-            )
-        )
+    if found.ran:
+        given = ", given" if found.given else ""
+        out.append(CheckResult(name, DIRECT, "call", "pass", f"input {shown(found.input)}{given}"))
     else:
-        out.append(CheckResult(name, DIRECT, "call", "pass", f"input {_shown(found.input)}"))
+        out.append(CheckResult(name, DIRECT, "call", "fail", not_run(name, found)))
     invalid = found.invalid_outcome
     if invalid is None:
         out.append(CheckResult(name, DIRECT, "refuse", "skip", "no input the schema refuses"))
@@ -292,16 +178,12 @@ def _direct_results(name: str, found: Probe) -> list[CheckResult]:
                 DIRECT,
                 "refuse",
                 "fail",
-                f"it accepts an input its input schema refuses: {_shown(found.invalid)}",
+                f"it accepts an input its input schema refuses: {shown(found.invalid)}",
             )
         )
     else:
-        out.append(CheckResult(name, DIRECT, "refuse", "pass", f"input {_shown(found.invalid)}"))
+        out.append(CheckResult(name, DIRECT, "refuse", "pass", f"input {shown(found.invalid)}"))
     return out
-
-
-def _shown(value: Any) -> str:
-    return json.dumps(value)[:120]
 
 
 def _through(
@@ -320,6 +202,10 @@ def _through(
         registered = runtimes[target] if target in runtimes else runtime(target)
         make = registered.native if registered is not None else _converter(target)
         native = bounded(timeout, make, tool)
+    except UnsupportedToolError as error:  # the framework cannot run this tool at all
+        for check in CHECKS:
+            yield result(check, "skip", _error_text(error))
+        return
     except Exception as error:
         yield result("convert", "fail", _error_text(error))
         for check in CHECKS[1:]:
@@ -328,7 +214,7 @@ def _through(
     yield result("convert", "pass", f"{type(native).__module__}.{type(native).__qualname__}")
     yield _schema(registered, native, tool, result, timeout)
     yield _round_trip(registered, native, tool, result, timeout)
-    yield _call(registered, native, found, result, timeout)
+    yield _call(registered, native, found, result, timeout, tool)
     yield _refuse(registered, native, found, result, timeout, name)
 
 
@@ -351,10 +237,10 @@ def _schema(
     if expected is None:
         return result("schema", "skip", "a model is shown the target's own dialect of the schema")
     try:
-        shown = bounded(timeout, registered.input_schema, native)
+        shown_schema = bounded(timeout, registered.input_schema, native)
     except Exception as error:
         return result("schema", "fail", _error_text(error))
-    difference = first_difference(expected, shown)
+    difference = first_difference(expected, shown_schema)
     if difference:
         return result("schema", "fail", f"a model is shown another input schema: {difference}")
     return result("schema", "pass")
@@ -413,9 +299,12 @@ def definition_difference(tool: Any, back: Any) -> str:
 def _run(
     registered: Runtime, native: Any, value: Any, timeout: float | None
 ) -> NativeOutcome | str:
-    """What the target's runtime gives the model, or why that is a failure."""
+    """What the target's runtime gives the model, or why that is a failure; a runtime that
+    cannot run the tool raises :class:`UnsupportedToolError` on."""
     try:
         outcome = bounded(timeout, registered.call, native, value, dict(CONTEXT))
+    except UnsupportedToolError:
+        raise
     except Exception as error:
         return _error_text(error)
     if outcome.error is not None and _TRACEBACK in outcome.error:
@@ -424,28 +313,75 @@ def _run(
 
 
 def _call(
-    registered: Runtime | None, native: Any, found: Probe, result: ResultOf, timeout: float | None
+    registered: Runtime | None,
+    native: Any,
+    found: Probe,
+    result: ResultOf,
+    timeout: float | None,
+    tool: Any,
 ) -> CheckResult:
     if registered is None:
         return result("call", "skip", "the adapter has no runtime to call through")
-    if found.outcome is None:
-        return result("call", "skip", found.reason)
-    outcome = _run(registered, native, found.input, timeout)
+    if found.outcome is None:  # no input to call with
+        return result("call", "fail", not_run(tool.name, found))
+    try:
+        outcome = _run(registered, native, found.input, timeout)
+    except UnsupportedToolError as error:
+        return result("call", "skip", _error_text(error))
     if isinstance(outcome, str):
         return result("call", "fail", outcome)
     direct = found.outcome
     if direct.error is None and outcome.error is not None:
-        return result("call", "fail", f"it failed here, not directly: {one_line(outcome.error)}")
+        here = clipped(one_line(outcome.error), _ERROR)
+        return result("call", "fail", f"it failed here, not directly: {here}")
     if direct.error is not None:
         if outcome.error is None:
-            return result("call", "fail", "it accepted an input the tool refuses directly")
-        return result("call", "pass", "refused as directly")
-    if outcome.value != direct.value:
-        if not found.deterministic:
-            return result("call", "pass", "ran; results vary from call to call, not compared")
-        difference = first_difference(direct.value, outcome.value) or "another value"
+            there = clipped(direct.error, _ERROR)
+            return result("call", "fail", f"it ran here, and failed directly: {there}")
+        return result("call", "fail", not_run(tool.name, found))  # failed alike: nothing compared
+    return _compared(
+        registered, outcome, found, result, lambda: direct_call(tool, found.input, timeout)[0]
+    )
+
+
+def _compared(
+    registered: Runtime,
+    outcome: NativeOutcome,
+    found: Probe,
+    result: ResultOf,
+    again: Callable[[], NativeOutcome],
+) -> CheckResult:
+    """The ``call`` check of a target whose runtime gave ``outcome`` for the input that ran
+    directly: the direct result, after the runtime's ``normalise``, as the text the model
+    reads when the direct result is a string and the framework hands it text. A result that
+    differs is compared with a second direct call (``again``), made then: the same passes
+    (results vary, as a clock's do); when the second differs from the first too, results
+    vary from call to call and are not compared."""
+    normalise = getattr(registered, "normalise", None)
+
+    def seen(value: Any) -> Any:
+        return normalise(value) if callable(normalise) else value
+
+    def read(value: Any) -> Any:
+        return (
+            outcome.text if isinstance(value, str) and outcome.text is not None else outcome.value
+        )
+
+    direct = cast("NativeOutcome", found.outcome)
+    try:
+        want = seen(direct.value)
+        if read(direct.value) == want:
+            return result("call", "pass")
+        fresh = again()
+        if fresh.error is None and read(fresh.value) == seen(fresh.value):
+            return result("call", "pass", "the same as a second direct call: results vary")
+    except Exception as error:
+        return result("call", "fail", f"its normalise failed: {_error_text(error)}")
+    if found.deterministic and fresh == direct:
+        difference = _contrast(want, read(direct.value))
         return result("call", "fail", f"its result differs from the direct call's: {difference}")
-    return result("call", "pass")
+    found.deterministic = False
+    return result("call", "pass", "ran; results vary from call to call, not compared")
 
 
 def _refuse(
@@ -461,16 +397,19 @@ def _refuse(
     direct = found.invalid_outcome
     if direct is None:
         return result("refuse", "skip", "no input the schema refuses")
-    outcome = _run(registered, native, found.invalid, timeout)
+    try:
+        outcome = _run(registered, native, found.invalid, timeout)
+    except UnsupportedToolError as error:
+        return result("refuse", "skip", _error_text(error))
     if isinstance(outcome, str):
         return result("refuse", "fail", outcome)
     if (outcome.error is None) != (direct.error is None):
         verdict = "accepted" if outcome.error is None else "refused"
         return result(
-            "refuse", "fail", f"it {verdict} {_shown(found.invalid)}, which the direct call did not"
+            "refuse", "fail", f"it {verdict} {shown(found.invalid)}, which the direct call did not"
         )
-    shown = getattr(native, "name", None)  # the name the target gives the tool, if another
-    names = [name, *([shown] if isinstance(shown, str) and shown else [])]
+    given = getattr(native, "name", None)  # the name the target gives the tool, if another
+    names = [name, *([given] if isinstance(given, str) and given else [])]
     if outcome.error is not None and not any(known in outcome.error for known in names):
         if getattr(registered, "prechecks", False):
             return result(
@@ -480,31 +419,60 @@ def _refuse(
     return result("refuse", "pass")
 
 
-def first_difference(want: Any, got: Any, path: str = "") -> str:
-    """Where two JSON values first differ, in words (empty when they are equal)."""
-    where = path or "the root"
+_ABSENT = object()
+"""Where one of two values has no member at a path."""
+
+
+def _first(want: Any, got: Any, path: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], Any, Any]:
+    """The path where two JSON values first differ, and what each holds there (``_ABSENT``
+    for a missing member); an empty path and ``_ABSENT`` twice when they are equal."""
     if isinstance(want, Mapping) and isinstance(got, Mapping):
         for key in [*want, *(k for k in got if k not in want)]:
-            if key not in got:
-                return f"{_join(path, key)} is missing"
-            if key not in want:
-                return f"{_join(path, key)} is added"
-            found = first_difference(want[key], got[key], _join(path, key))
-            if found:
+            here = (*path, key)
+            if key not in got or key not in want:
+                return here, want.get(key, _ABSENT), got.get(key, _ABSENT)
+            found = _first(want[key], got[key], here)
+            if found[1] is not _ABSENT or found[2] is not _ABSENT:
                 return found
-        return ""
+        return (), _ABSENT, _ABSENT
     if isinstance(want, list) and isinstance(got, list):
         if len(want) != len(got):
-            return f"{where} has {len(got)} items, not {len(want)}"
+            return path, want, got
         for index, (a, b) in enumerate(zip(want, got, strict=True)):
-            found = first_difference(a, b, _join(path, index))
-            if found:
+            found = _first(a, b, (*path, index))
+            if found[1] is not _ABSENT or found[2] is not _ABSENT:
                 return found
-        return ""
+        return (), _ABSENT, _ABSENT
     if want != got or type(want) is not type(got):
-        return f"{where} differs"
-    return ""
+        return path, want, got
+    return (), _ABSENT, _ABSENT
 
 
-def _join(path: str, key: Any) -> str:
-    return f"{path}.{key}" if path else str(key)
+def first_difference(want: Any, got: Any, path: str = "") -> str:
+    """Where two JSON values first differ, in words (empty when they are equal)."""
+    where, a, b = _first(want, got)
+    if a is _ABSENT and b is _ABSENT:
+        return ""
+    place = ".".join(str(part) for part in (*([path] if path else []), *where)) or "the root"
+    if b is _ABSENT:
+        return f"{place} is missing"
+    if a is _ABSENT:
+        return f"{place} is added"
+    if isinstance(a, list) and isinstance(b, list):
+        return f"{place} has {len(b)} items, not {len(a)}"
+    return f"{place} differs"
+
+
+def _contrast(want: Any, got: Any) -> str:
+    """Where two JSON values first differ and what each holds there, shortened, on one line
+    (e.g. ``directly "42\\n", here 42``); empty when they are equal."""
+    where, a, b = _first(want, got)
+    if a is _ABSENT and b is _ABSENT:
+        return ""
+    place = ".".join(str(part) for part in where)
+    if b is _ABSENT:
+        return f"{place} is missing (directly {shown(a, _VALUE)})"
+    if a is _ABSENT:
+        return f"{place} is added (here {shown(b, _VALUE)})"
+    both = f"directly {shown(a, _VALUE)}, here {shown(b, _VALUE)}"
+    return f"{place}: {both}" if place else both
