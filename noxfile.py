@@ -40,6 +40,11 @@
 - ``integration``: every adapter together with the newest frameworks; also runs every Python
   block of every Markdown file, and guarded tools under load over MCP: two servers sharing a
   real ``redis-server`` (which must be installed: the test fails without it), three clients.
+- ``real-tools``: a corpus of tools no one here wrote (``integration_tests/real_tools/``:
+  LangChain community and experimental, LlamaIndex tool specs, smolagents, PydanticAI, the
+  OpenAI Agents SDK's sandbox tools, the reference MCP servers), each through every installed
+  target with every adapter and the newest frameworks; offline (a server on 127.0.0.1, temporary
+  files). ``mcp-server-sqlite`` runs on mcp 1.x only: the session makes it a venv of its own.
 
 ``nox -s matrix`` (not run by default) runs the matrix cells (the sessions with
 ``Env.versions_of``: the core, adapter and lowest sessions), each writing a pytest JUnit report
@@ -47,6 +52,8 @@ and the versions its venv holds, then writes ``COMPATIBILITY.md`` from those rep
 
 Each session is an ``Env`` (what to install, what to run); ``tox.ini`` is written from the same
 list by ``nox -s tox-ini``, and the ``repo`` session fails when the committed file differs.
+``COMPATIBILITY.md`` ends with the tools of the ``real-tools`` corpus, written from
+``integration_tests/real_tools/corpus.py`` (read with ``ast``, not imported).
 
 Interpreters are never downloaded: a session whose Python is not installed fails (it is not
 skipped). ``--download-python auto`` lets nox ask uv for one. An installed one is found on PATH,
@@ -56,6 +63,7 @@ else ``~/.pyenv``), where a shim that selects another version hides it from the 
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -132,6 +140,37 @@ INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18", "cedarpy>=4.12,<5", "redis>=5
 policy in every framework. redis: the load test of guarded tools served over MCP
 (``integration_tests/test_mcp_load.py``) shares its gate's records in a real ``redis-server``
 (which must be installed, as for the ``boundary`` session)."""
+REAL_TOOLS = "integration_tests/real_tools"
+"""The corpus of real third-party tools, run by the ``real-tools`` session only (the
+``integration`` session's conftest leaves the folder out)."""
+CORPUS = ROOT / REAL_TOOLS / "corpus.py"
+REAL_TOOLS_REQUIRES = (
+    "langchain-experimental==0.4.2",
+    "llama-index-tools-requests==0.7.0",
+    "llama-index-tools-code-interpreter==0.6.0",
+    "llama-index-tools-wikipedia==0.6.0",
+    "llama-index-tools-duckduckgo==0.6.0",
+    "smolagents[toolkit]",
+    "wikipedia-api==0.10.0",
+    "pydantic-ai-slim[duckduckgo,tavily]",
+    "mcp-server-time==2026.10.19",
+    "mcp-server-git==2026.10.19",
+    "mcp-server-fetch==2026.10.24",
+    "uv>=0.5",
+)
+"""What the ``real-tools`` session adds to the newest frameworks (whose pins come with them:
+langchain-community, llama-index-tools-database, and the versions of smolagents and
+pydantic-ai-slim whose extras are named here): the newest release of each tool package that
+resolves with them. ``uv`` makes the venv of :data:`MCP1_SERVERS`."""
+MCP1_SERVERS = ("mcp-server-sqlite==2025.4.25", "mcp[cli]==1.30.0")
+"""Installed in a venv of their own: ``mcp-server-sqlite`` declares ``mcp>=1.6`` but registers
+handlers that mcp 2 removed, so it starts on mcp 1.x only, which the session's adapters do not
+share."""
+ENV_DIR = "{env_dir}"
+"""Stands for the session's own venv folder in a command or a variable (nox: the session's
+virtualenv; tox: its ``{env_dir}``)."""
+MCP1_VENV = ("STANDARD_TOOL_MCP1_VENV", f"{ENV_DIR}/tmp/mcp-1")
+"""The variable naming the venv of :data:`MCP1_SERVERS` to the tests, and its folder."""
 CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
 FRAMEWORK_MODULES = ("agents", "langchain_core", "llama_index", "mcp", "pydantic_ai", "smolagents")
 """The import names of the frameworks; the core-only sessions have none of them."""
@@ -160,6 +199,8 @@ class Env:
     any is a cell of the compatibility matrix."""
     ranges: tuple[str, ...] = ()
     """The declared ranges of those distributions (dependency specifiers), for the table."""
+    variables: tuple[tuple[str, str], ...] = ()
+    """Environment variables the commands run with (values may name :data:`ENV_DIR`)."""
 
     def installs(self) -> list[list[str]]:
         """The ``uv pip install`` argument lists, in order."""
@@ -371,6 +412,20 @@ def envs() -> list[Env]:
             commands=(_pytest("integration_tests"),),
         )
     )
+    out.append(
+        Env(
+            "real-tools",
+            "Real third-party tools (LangChain, LlamaIndex, smolagents, PydanticAI, OpenAI "
+            "Agents SDK, reference MCP servers) through every target; newest frameworks.",
+            requires=(*TEST_REQUIRES, *test_requires, *newest, *REAL_TOOLS_REQUIRES),
+            local=(*packages, CLI),
+            commands=(
+                ("python", f"{REAL_TOOLS}/server_venv.py", MCP1_VENV[1], *MCP1_SERVERS),
+                _pytest(REAL_TOOLS),
+            ),
+            variables=(MCP1_VENV,),
+        )
+    )
     return out
 
 
@@ -455,13 +510,17 @@ def _session(env: Env) -> None:
             names, modules = ",".join(env.versions_of), ",".join(FRAMEWORK_MODULES)
             versions = str(folder / "versions.json")
             session.run("python", "-c", VERSIONS, versions, names, modules, silent=True)
+        where = str(session.virtualenv.location)
+        variables = {name: value.replace(ENV_DIR, where) for name, value in env.variables}
         for index, command in enumerate(env.commands):
             args = [
-                arg for part in command for arg in (session.posargs if part == POSARGS else [part])
+                arg.replace(ENV_DIR, where)
+                for part in command
+                for arg in (session.posargs if part == POSARGS else [part])
             ]
             if reports and command[:3] == ("python", "-m", "pytest"):
                 args.append(f"--junitxml={Path(reports, env.name, f'junit-{index}.xml')}")
-            session.run(*args)
+            session.run(*args, env=variables)
 
     run.__doc__ = env.doc
     nox.session(name=env.name, python=interpreter(env.python))(run)
@@ -493,6 +552,9 @@ def tox_ini() -> str:
         lines += ["", f"# {env.doc}", f"[testenv:{env.name}]", f"base_python = python{env.python}"]
         lines += ["commands_pre ="]
         lines += [f"    uv pip install {' '.join(install)}" for install in env.installs()]
+        if env.variables:
+            lines += ["set_env =", "    {[testenv]set_env}"]
+            lines += [f"    {name} = {value}" for name, value in env.variables]
         lines += ["commands ="]
         lines += [f"    {' '.join(command)}" for command in env.commands]
     return "\n".join(lines) + "\n"
@@ -569,5 +631,52 @@ def compatibility(reports: Path) -> str:
             f"| `{env.name}` | {found['python']} | {', '.join(f'`{r}`' for r in env.ranges)} "
             f"| {installed} | {importable} "
             f"| {number['passed']} | {number['skipped']} | {number['failed']} |"
+        )
+    return "\n".join(lines) + "\n\n" + real_tools_section()
+
+
+def corpus() -> list[dict[str, Any]]:
+    """The sources of the real-tools corpus: ``SOURCES`` in ``corpus.py``, read as a literal."""
+    for node in ast.parse(CORPUS.read_text()).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "SOURCES" for target in node.targets
+        ):
+            return list(ast.literal_eval(node.value))
+    raise LookupError(f"{CORPUS.relative_to(ROOT)} has no SOURCES")
+
+
+def real_tools_section() -> str:
+    """The section of ``COMPATIBILITY.md`` that names each tool of the real-tools corpus, with
+    the distribution its code comes from as the ``real-tools`` session pins it."""
+    (env,) = [env for env in ENVS if env.name == "real-tools"]
+    pins: dict[str, str] = {}
+    for text in (*env.requires, *MCP1_SERVERS):
+        requirement = Requirement(text)
+        if requirement.specifier and requirement.name not in pins:
+            pins[requirement.name] = f"{requirement.name}{requirement.specifier}"
+    sources = corpus()
+    count = sum(len(source["tools"]) for source in sources)
+    called = sum(len(source["tools"]) for source in sources if source["reaches"])
+    lines = [
+        "## Real third-party tools",
+        "",
+        "Written by `uvx nox -s matrix` from the corpus' one list of tools,",
+        f"`{CORPUS.relative_to(ROOT).as_posix()}`; do not edit. The `real-tools` session runs",
+        f"each of these {count} tools, which no one here wrote, through every installed target",
+        "(`standard_tool.checks.check_tool`: convert, schema, round trip, call, refuse), and",
+        "checks that every target accepts and refuses the inputs the direct call accepts and",
+        f"refuses. {called} are called, on this machine only; the other {count - called} need the",
+        "network: they are converted and checked, never called.",
+        "",
+        "| source | distribution | made by | tools | a call reaches |",
+        "|---|---|---|---|---|",
+    ]
+    for source in sources:
+        names = source["distribution"].split(", ")
+        distributions = ", ".join(f"`{pins[name]}`" for name in names)
+        tools = ", ".join(f"`{tool['name']}`" for tool in source["tools"])
+        reaches = source["reaches"] or "nothing: not called (needs the network)"
+        lines.append(
+            f"| {source['source']} | {distributions} | {source['made']} | {tools} | {reaches} |"
         )
     return "\n".join(lines) + "\n"

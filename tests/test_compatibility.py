@@ -219,3 +219,43 @@ def test_the_readme_links_the_table_and_names_each_pin() -> None:
             ]
             assert f"{adapter.framework} {pin}" in line, line
         assert f"`{adapter.text}`" in section, f"the README does not give the range {adapter.text}"
+
+
+# -- the real-tools corpus ------------------------------------------------------------------
+
+
+def test_compatibility_md_ends_with_the_real_tools_of_the_corpus(
+    noxfile: ModuleType, tmp_path: Path
+) -> None:
+    section = noxfile.real_tools_section()
+    text = COMPATIBILITY.read_text()
+    assert text.endswith("\n\n" + section), "run `uvx nox -s matrix`"
+    assert text.count("\n## ") == 1
+    assert noxfile.compatibility(tmp_path).endswith("\n\n" + section)  # what the matrix writes
+    sources = noxfile.corpus()
+    rows = section.split("|---|---|---|---|---|\n", 1)[1].splitlines()
+    assert len(rows) == len(sources)
+    for row, source in zip(rows, sources, strict=True):
+        assert row.startswith(f"| {source['source']} |"), row
+        for tool in source["tools"]:
+            assert f"`{tool['name']}`" in row, (tool, row)
+
+
+def test_the_corpus_holds_forty_tools_each_from_a_pinned_distribution(
+    noxfile: ModuleType,
+) -> None:
+    sources = noxfile.corpus()
+    names = [(source["key"], tool["name"]) for source in sources for tool in source["tools"]]
+    assert len(names) >= 40 and len(set(names)) == len(names)
+    (env,) = [env for env in noxfile.ENVS if env.name == "real-tools"]
+    pinned = {
+        Requirement(text).name
+        for text in (*env.requires, *noxfile.MCP1_SERVERS)
+        if Requirement(text).specifier
+    }
+    for source in sources:
+        for distribution in source["distribution"].split(", "):
+            assert distribution in pinned, f"the real-tools session does not pin {distribution}"
+        for tool in source["tools"]:
+            called = source["reaches"] is not None
+            assert ("input" in tool and "expect" in tool) == called, tool
