@@ -14,7 +14,7 @@ from langchain_core.tools import StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 import standard_tool as st
-from standard_tool_langchain import to_langchain
+from standard_tool_langchain import from_langchain, to_langchain
 
 from _timing import MinMedian, fresh_runs_ms, min_median, ms_row, ratio_row, runs_ms, runs_us
 
@@ -81,6 +81,20 @@ def calls(number: int = 2000) -> None:
     )
 
 
+def adopted(number: int = 2000) -> None:
+    """A LangChain tool adopted (``from_langchain``) and called as a standard tool, which checks
+    its input against the JSON Schema a model is shown, then runs LangChain's ``invoke``."""
+    native = StructuredTool.from_function(add)
+    tool = from_langchain(native)
+    args = {"a": 2, "b": 3}
+    assert st.call(tool, args) == native.invoke(args) == 5
+    row(
+        "adopted: call(from_langchain(tool))",
+        per_call(lambda: native.invoke(args), number),
+        per_call(lambda: st.call(tool, args), number),
+    )
+
+
 def make_tools(n: int, kind: str) -> list[Any]:
     if kind == "schema":
         return [
@@ -130,5 +144,6 @@ def native_reference(n: int = 1000) -> None:
 if __name__ == "__main__":
     print(f"langchain-core {langchain_core.__version__}; figures are min / median of {REPEAT} runs")
     calls()
+    adopted()
     conversions()
     native_reference()
