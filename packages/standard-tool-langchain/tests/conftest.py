@@ -1,11 +1,9 @@
-"""Shared fixtures: a tool-calling chat model built on LangChain's own fake model; the
-helper modules of the tests (``verdicts``) are importable."""
+"""Shared fixtures: a tool-calling chat model built on LangChain's own fake model."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +11,6 @@ from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 class ToolCallingFakeModel(GenericFakeChatModel):

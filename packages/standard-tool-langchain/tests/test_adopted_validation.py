@@ -18,10 +18,16 @@ from langchain_core.tools import (
     tool,
 )
 from pydantic import BaseModel, field_validator
-from verdicts import RUNTIMES, assert_everywhere, direct, through
 
 import standard_tool as st
+from standard_tool import registry
+from standard_tool.checks import DIRECT, outcomes
+from standard_tool.testing import assert_same_verdict
 from standard_tool_langchain import LangChainTool, from_langchain, to_langchain
+
+FRAMEWORKS = ("langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents", "smolagents")
+RUNTIMES = [t.name for t in registry.targets() if t.name in FRAMEWORKS]
+"""The installed frameworks whose runtimes run the adopted tools."""
 
 
 @tool(parse_docstring=True)
@@ -59,7 +65,7 @@ class Lookup(BaseTool):
     ],
 )
 def test_a_typed_tool_takes_json_types_strictly(arguments: Any, refused: str | None) -> None:
-    value = assert_everywhere(from_langchain(multiply), arguments, refused)
+    value = assert_same_verdict(from_langchain(multiply), arguments, refused, targets=RUNTIMES)
     if refused is None:
         assert value == arguments["a"] * arguments.get("b", 2)
 
@@ -76,10 +82,10 @@ def test_a_base_tool_with_only_run_is_checked_here() -> None:
     assert Lookup().invoke({"query": 5}) == "found 5"  # LangChain checks nothing
     adopted = from_langchain(Lookup())
     assert st.input_json_schema(adopted)["required"] == ["query"]
-    assert assert_everywhere(adopted, {"query": "owl"}, None) == "found owl"
-    assert_everywhere(adopted, {"query": 5}, "query")
-    assert_everywhere(adopted, {"query": None}, "query")
-    assert_everywhere(adopted, {}, "query")  # not a TypeError of _run
+    assert assert_same_verdict(adopted, {"query": "owl"}, None, targets=RUNTIMES) == "found owl"
+    assert_same_verdict(adopted, {"query": 5}, "query", targets=RUNTIMES)
+    assert_same_verdict(adopted, {"query": None}, "query", targets=RUNTIMES)
+    assert_same_verdict(adopted, {}, "query", targets=RUNTIMES)  # not a TypeError of _run
 
 
 @pytest.mark.parametrize(
@@ -88,7 +94,7 @@ def test_a_base_tool_with_only_run_is_checked_here() -> None:
 )
 def test_a_single_input_tool(arguments: Any, refused: str | None) -> None:
     adopted = from_langchain(Tool(name="upper", description="Upper-case.", func=str.upper))
-    value = assert_everywhere(adopted, arguments, refused)
+    value = assert_same_verdict(adopted, arguments, refused, targets=RUNTIMES)
     assert value == (None if refused else "ABC")
 
 
@@ -115,9 +121,11 @@ def test_langchains_own_validation_still_refuses_more(handled: bool) -> None:
         handle_validation_error=handled,
     )
     adopted = from_langchain(native)
-    assert str(assert_everywhere(adopted, {"n": 4}, None)) == "2"  # text, from a ToolMessage
-    assert_everywhere(adopted, {"n": 12345}, "n")
-    assert_everywhere(adopted, {"n": "4"}, "n")
+    assert (
+        str(assert_same_verdict(adopted, {"n": 4}, None, targets=RUNTIMES)) == "2"
+    )  # text, from a ToolMessage
+    assert_same_verdict(adopted, {"n": 12345}, "n", targets=RUNTIMES)
+    assert_same_verdict(adopted, {"n": "4"}, "n", targets=RUNTIMES)
 
 
 @tool
@@ -138,9 +146,9 @@ def test_injected_arguments_are_filled_after_the_check() -> None:
     assert st.call(adopted, {"label": "x"}, context) == "x:ada:call-7:t1"
     # the frameworks that hand the context on (MCP's runtime calls without one)
     runtimes = [name for name in RUNTIMES if name != "mcp"]
-    assert_everywhere(adopted, {"label": "x"}, None, context, runtimes)
-    assert_everywhere(adopted, {"label": 5}, "label", context, runtimes)
-    assert_everywhere(adopted, {"label": "x"}, "user", {"tenant": "t1"}, runtimes)
+    assert_same_verdict(adopted, {"label": "x"}, None, context=context, targets=runtimes)
+    assert_same_verdict(adopted, {"label": 5}, "label", context=context, targets=runtimes)
+    assert_same_verdict(adopted, {"label": "x"}, "user", context={"tenant": "t1"}, targets=runtimes)
 
 
 class Who(BaseTool):
@@ -157,9 +165,11 @@ def test_injected_arguments_of_a_tool_with_only_run() -> None:
     adopted = from_langchain(Who())
     assert set(st.input_json_schema(adopted)["properties"]) == {"label"}
     assert st.call(adopted, {"label": "x"}, {"user": "ada"}) == "x:ada"
-    assert_everywhere(adopted, {"label": 5}, "label", {"user": "ada"}, ["langchain"])
+    assert_same_verdict(
+        adopted, {"label": 5}, "label", context={"user": "ada"}, targets=["langchain"]
+    )
     # no user in the context: a refusal naming it, not a TypeError of _run
-    assert_everywhere(adopted, {"label": "x"}, "user", {}, ["langchain"])
+    assert_same_verdict(adopted, {"label": "x"}, "user", context={}, targets=["langchain"])
 
 
 def test_injected_state_of_a_langgraph_tool() -> None:
@@ -202,14 +212,17 @@ refuses."""
 def test_a_round_trip_behaves_as_the_original(arguments: dict[str, Any]) -> None:
     back = from_langchain(to_langchain(add))
     assert isinstance(back, LangChainTool) and not back.validate_input
-    assert direct(back, arguments) == direct(add, arguments)
+    assert outcomes(back, arguments, [DIRECT]) == outcomes(add, arguments, [DIRECT])
 
 
 @pytest.mark.parametrize("target", RUNTIMES)
 def test_a_round_trip_behaves_as_the_original_through_each_runtime(target: str) -> None:
     back = from_langchain(to_langchain(add))
     for arguments in ROUND_TRIP_CALLS:
-        assert through(target, back, arguments) == through(target, add, arguments), arguments
+        assert (
+            outcomes(back, arguments, [target])[target]
+            == outcomes(add, arguments, [target])[target]
+        ), arguments
 
 
 def test_the_original_accepts_what_pydantic_coerces_and_so_does_its_round_trip() -> None:

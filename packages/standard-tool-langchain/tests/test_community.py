@@ -16,15 +16,20 @@ import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from verdicts import RUNTIMES, assert_everywhere
 
 import standard_tool as st
+from standard_tool import registry
+from standard_tool.testing import assert_same_verdict
 from standard_tool_langchain import (
     from_langchain,
     from_langchain_tools,
     to_langchain,
     to_langchain_tools,
 )
+
+FRAMEWORKS = ("langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents", "smolagents")
+RUNTIMES = [t.name for t in registry.targets() if t.name in FRAMEWORKS]
+"""The installed frameworks whose runtimes run the adopted tools."""
 
 
 @pytest.fixture
@@ -158,16 +163,21 @@ def test_sleep_refuses_what_is_no_json_integer(seconds: Any) -> None:
     assert sleep.args_schema.model_validate({"sleep_time": seconds}).sleep_time == int(seconds)
     assert sleep.invoke({"sleep_time": "0"}) == "Agent slept for 0 seconds."  # LangChain coerces
     assert starts.count == 1
-    assert_everywhere(from_langchain(sleep), {"sleep_time": seconds}, "sleep_time")
+    assert_same_verdict(
+        from_langchain(sleep), {"sleep_time": seconds}, "sleep_time", targets=RUNTIMES
+    )
     assert starts.count == 1  # refused before LangChain ran the tool, in every target
 
 
 def test_sleep_runs_with_an_integer() -> None:
     starts = Starts()
     adopted = from_langchain(community_tools().SleepTool(callbacks=[starts]))
-    assert assert_everywhere(adopted, {"sleep_time": 0}, None) == "Agent slept for 0 seconds."
+    assert (
+        assert_same_verdict(adopted, {"sleep_time": 0}, None, targets=RUNTIMES)
+        == "Agent slept for 0 seconds."
+    )
     assert starts.count == 1 + len(RUNTIMES)
-    assert_everywhere(adopted, {}, "sleep_time")
+    assert_same_verdict(adopted, {}, "sleep_time", targets=RUNTIMES)
     assert starts.count == 1 + len(RUNTIMES)
 
 
@@ -178,24 +188,29 @@ def test_requests_get_checks_its_url(loopback: str) -> None:
     )
     assert native.args_schema is None  # only _run: LangChain checks nothing
     adopted = from_langchain(native)
-    assert assert_everywhere(adopted, {"url": loopback}, None) == "hello from loopback"
-    assert_everywhere(adopted, {"url": 987654321}, "url")
-    assert_everywhere(adopted, {}, "url")
+    assert (
+        assert_same_verdict(adopted, {"url": loopback}, None, targets=RUNTIMES)
+        == "hello from loopback"
+    )
+    assert_same_verdict(adopted, {"url": 987654321}, "url", targets=RUNTIMES)
+    assert_same_verdict(adopted, {}, "url", targets=RUNTIMES)
 
 
 def test_json_list_keys_checks_its_input() -> None:
     tools = community_tools()
     adopted = from_langchain(tools.JsonListKeysTool(spec=tools.JsonSpec(dict_={"a": {"b": 1}})))
-    assert assert_everywhere(adopted, {"tool_input": 'data["a"]'}, None) == "['b']"
-    assert_everywhere(adopted, {"tool_input": 424242}, "tool_input")
-    assert_everywhere(adopted, {}, "tool_input")
+    assert (
+        assert_same_verdict(adopted, {"tool_input": 'data["a"]'}, None, targets=RUNTIMES) == "['b']"
+    )
+    assert_same_verdict(adopted, {"tool_input": 424242}, "tool_input", targets=RUNTIMES)
+    assert_same_verdict(adopted, {}, "tool_input", targets=RUNTIMES)
 
 
 def test_human_input_checks_its_query() -> None:
     asked: list[str] = []
     native = community_tools().HumanInputRun(prompt_func=asked.append, input_func=lambda: "yes")
     adopted = from_langchain(native)
-    assert assert_everywhere(adopted, {"query": "go on?"}, None) == "yes"
-    assert_everywhere(adopted, {"query": 424242}, "query")
-    assert_everywhere(adopted, {}, "query")
+    assert assert_same_verdict(adopted, {"query": "go on?"}, None, targets=RUNTIMES) == "yes"
+    assert_same_verdict(adopted, {"query": 424242}, "query", targets=RUNTIMES)
+    assert_same_verdict(adopted, {}, "query", targets=RUNTIMES)
     assert set(asked) == {"go on?"}  # only the valid calls reached the person

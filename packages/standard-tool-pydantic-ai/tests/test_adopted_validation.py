@@ -16,6 +16,8 @@ from pydantic_ai.toolsets import FunctionToolset
 
 import standard_tool as st
 from standard_tool import registry
+from standard_tool.checks import DIRECT, outcomes
+from standard_tool.testing import assert_same_verdict
 from standard_tool_pydantic_ai import (
     PydanticAIArguments,
     PydanticAITool,
@@ -26,42 +28,7 @@ from standard_tool_pydantic_ai import (
 
 FRAMEWORKS = ("langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents", "smolagents")
 RUNTIMES = [t.name for t in registry.targets() if t.name in FRAMEWORKS]
-"""The installed frameworks whose runtimes run the adopted tools (PydanticAI's at least)."""
-
-
-def direct(tool: Any, arguments: Any, context: Any = None) -> tuple[Any, tuple[Any, ...] | None]:
-    """A direct call: its result, or the fields its typed refusal names."""
-    try:
-        return st.call(tool, arguments, context), None
-    except st.ToolValidationError as error:
-        assert error.tool == tool.name and error.target == "input"
-        return None, error.fields
-
-
-def through(target: str, tool: Any, arguments: Any, context: Any = None) -> Any:
-    """What a model is told when ``target``'s runtime runs the tool for its call."""
-    runtime = registry.runtime(target)
-    assert runtime is not None
-    return runtime.call(runtime.native(tool), arguments, context)
-
-
-def assert_everywhere(tool: Any, arguments: Any, refused: str | None, context: Any = None) -> Any:
-    """The same verdict directly and through each runtime: refused naming the field
-    ``refused`` (and the tool), without quoting an argument; or run. The direct result."""
-    value, fields = direct(tool, arguments, context)
-    assert (fields is None) == (refused is None), (arguments, fields)
-    if refused is not None:
-        assert fields is not None and any(refused in str(path) for path in fields)
-    for target in RUNTIMES:
-        outcome = through(target, tool, arguments, context)
-        assert (outcome.error is None) == (refused is None), (target, arguments, outcome)
-        if refused is not None:
-            assert refused in outcome.error, (target, outcome.error)
-            if target != "smolagents":  # its agent quotes the arguments in its own words
-                assert f"'{tool.name}'" in outcome.error, (target, outcome.error)
-                for quoted in map(str, arguments.values()):
-                    assert quoted not in outcome.error.replace(refused, ""), (target, quoted)
-    return value
+"""The installed frameworks whose runtimes run the adopted tools."""
 
 
 def add(a: int, b: int = 1) -> int:
@@ -94,7 +61,7 @@ def scale(ctx: RunContext[int], x: int) -> int:
 def test_a_function_tool_takes_json_types_strictly(arguments: Any, refused: str | None) -> None:
     adopted = from_pydantic_ai(Tool(add))
     assert adopted.validate_input and adopted.input_by_json_schema
-    value = assert_everywhere(adopted, arguments, refused)
+    value = assert_same_verdict(adopted, arguments, refused, targets=RUNTIMES)
     if refused is None:
         assert value == arguments["a"] + arguments.get("b", 1)
 
@@ -147,9 +114,11 @@ def halve(n: Annotated[int, AfterValidator(even)]) -> int:
 
 def test_pydantic_ais_own_validation_still_refuses_more() -> None:
     adopted = from_pydantic_ai(Tool(halve))
-    assert assert_everywhere(adopted, {"n": 4}, None) == 2
-    assert_everywhere(adopted, {"n": 12345}, "n")  # the JSON Schema accepts it; the model not
-    assert_everywhere(adopted, {"n": "4"}, "n")
+    assert assert_same_verdict(adopted, {"n": 4}, None, targets=RUNTIMES) == 2
+    assert_same_verdict(
+        adopted, {"n": 12345}, "n", targets=RUNTIMES
+    )  # the JSON Schema accepts it; the model not
+    assert_same_verdict(adopted, {"n": "4"}, "n", targets=RUNTIMES)
 
 
 def test_a_retry_from_an_arguments_validator_surfaces_as_before() -> None:
@@ -166,7 +135,7 @@ def test_a_retry_from_an_arguments_validator_surfaces_as_before() -> None:
     with pytest.raises(st.ToolValidationError) as strict:
         st.call(adopted, {"a": "-2"})  # the JSON Schema first: never reaches the validator
     assert strict.value.fields == ("a",)
-    assert "try again" in (through("pydantic-ai", adopted, {"a": -2}).error or "")
+    assert "try again" in (outcomes(adopted, {"a": -2}, ["pydantic-ai"])["pydantic-ai"].error or "")
 
 
 def test_exported_again_an_agent_run_retries_what_the_original_coerces() -> None:
@@ -188,9 +157,9 @@ def test_a_common_tool() -> None:
 
     answered = FunctionModel(lambda messages, info: ModelResponse(parts=[TextPart("3 posts")]))
     adopted = from_pydantic_ai(x_search.x_search_tool(answered, XSearchTool()))
-    assert assert_everywhere(adopted, {"query": "owls"}, None) == "3 posts"
-    assert_everywhere(adopted, {"query": 424242}, "query")
-    assert_everywhere(adopted, {}, "query")
+    assert assert_same_verdict(adopted, {"query": "owls"}, None, targets=RUNTIMES) == "3 posts"
+    assert_same_verdict(adopted, {"query": 424242}, "query", targets=RUNTIMES)
+    assert_same_verdict(adopted, {}, "query", targets=RUNTIMES)
 
 
 # -- a tool exported here, adopted back, keeps its standard tool's rule ------------------
@@ -216,7 +185,7 @@ refuses."""
 def test_a_round_trip_behaves_as_the_original(arguments: dict[str, Any]) -> None:
     back = from_pydantic_ai(to_pydantic_ai(plus))
     assert isinstance(back, PydanticAITool) and not back.validate_input
-    assert direct(back, arguments) == direct(plus, arguments)
+    assert outcomes(back, arguments, [DIRECT]) == outcomes(plus, arguments, [DIRECT])
     assert st.call(back, {"a": "5"}) == 6
 
 
@@ -224,4 +193,7 @@ def test_a_round_trip_behaves_as_the_original(arguments: dict[str, Any]) -> None
 def test_a_round_trip_behaves_as_the_original_through_each_runtime(target: str) -> None:
     back = from_pydantic_ai(to_pydantic_ai(plus))
     for arguments in ROUND_TRIP_CALLS:
-        assert through(target, back, arguments) == through(target, plus, arguments), arguments
+        assert (
+            outcomes(back, arguments, [target])[target]
+            == outcomes(plus, arguments, [target])[target]
+        ), arguments

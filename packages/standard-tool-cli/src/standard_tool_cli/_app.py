@@ -459,12 +459,13 @@ def _json_value(text: str, option: str) -> Any:
                 f"{option} {text!r}: cannot read the file ({error.strerror}); give a path that "
                 "exists after @"
             ) from None
+    example = f"{option}{'' if option.endswith('=') else ' '}'{{\"a\": 1}}'"
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise CommandError(
             f"{option} is not valid JSON ({error.msg} at line {error.lineno} column "
-            f"{error.colno}); quote it for the shell, e.g. {option} '{{\"a\": 1}}'"
+            f"{error.colno}); quote it for the shell, e.g. {example}"
         ) from None
     except RecursionError:
         raise CommandError(f"{option} nests too deep to read") from None
@@ -899,19 +900,7 @@ def _given_inputs(given: Sequence[str]) -> dict[str, list[Any]]:
 
 def _input_value(name: str, text: str) -> Any:
     """The JSON of ``--input NAME=TEXT``: inline, ``@path`` or ``-`` (stdin)."""
-    if text == "-" or text.startswith("@"):
-        return _json_value(text, f"--input {name}=")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CommandError(
-            f"--input {name}= is not valid JSON ({error.msg} at line {error.lineno} column "
-            f"{error.colno}); quote it for the shell, e.g. --input {name}='{{\"a\": 1}}'"
-        ) from None
-    except RecursionError:
-        raise CommandError(f"--input {name}= nests too deep to read") from None
-    except ValueError:  # valid JSON with a number longer than Python reads
-        raise CommandError(f"--input {name}= holds {LARGE_NUMBER}") from None
+    return _json_value(text, f"--input {name}=")
 
 
 def _known_tools(inputs: dict[str, list[Any]], tools: Sequence[Any]) -> None:

@@ -21,6 +21,9 @@ call. Each target gets the checks of :data:`CHECKS`:
   type, a required field missing, an unexpected field), is refused as the direct call
   refuses it, with an error naming the tool.
 
+:func:`outcomes` gives one call's outcome directly and through each target: the verdicts
+(accepted or refused) a tool owes every target alike.
+
 :func:`heading`, :func:`tally`, :func:`legend`, :func:`skipped` and :func:`failed` word a tool
 x target table of results, the same in ``standard-tool check`` and the
 ``pytest-standard-tool`` plugin.
@@ -65,6 +68,7 @@ from ._checks import (
     first_difference,
     installed_targets,
     one_line,
+    outcomes,
     probe,
 )
 from ._sample_inputs import invalid_inputs, sample_inputs
@@ -90,6 +94,7 @@ __all__ = [
     "invalid_inputs",
     "legend",
     "one_line",
+    "outcomes",
     "probe",
     "running_threads",
     "sample_inputs",

@@ -37,6 +37,7 @@ __all__ = [
     "first_difference",
     "installed_targets",
     "one_line",
+    "outcomes",
     "probe",
 ]
 
@@ -107,6 +108,31 @@ def failures(results: Iterable[CheckResult]) -> list[CheckResult]:
 def _error_text(error: BaseException) -> str:
     text = one_line(str(error))
     return text if isinstance(error, StandardToolError) else f"{type(error).__name__}: {text}"
+
+
+def outcomes(
+    tool: StandardTool,
+    arguments: Any,
+    targets: Sequence[str] | None = None,
+    *,
+    context: Any = CONTEXT,
+    timeout: float | None = 30,
+) -> dict[str, NativeOutcome]:
+    """What one call of ``tool`` with ``arguments`` gives directly (:data:`DIRECT`) and through
+    each of ``targets`` that has a runtime (default: every installed one), as the model would
+    be told: the verdicts a tool owes every target alike (accepted, or refused). A runtime
+    that cannot run the tool raises :class:`~standard_tool.exceptions.UnsupportedToolError`."""
+    found: dict[str, NativeOutcome] = {}
+    for target in installed_targets() if targets is None else targets:
+        if target == DIRECT:
+            found[target] = direct_call(tool, arguments, timeout, context)[0]
+            continue
+        registered = runtime(target)
+        if registered is not None:
+            native = bounded(timeout, registered.native, tool)
+            given = dict(context) if isinstance(context, Mapping) else context
+            found[target] = bounded(timeout, registered.call, native, arguments, given)
+    return found
 
 
 def check_tool(

@@ -82,10 +82,13 @@ def shown(value: Any, limit: int = _SHOWN) -> str:
     return clipped(text, limit)
 
 
-def direct_call(tool: Any, value: Any, timeout: float | None) -> tuple[NativeOutcome, str | None]:
+def direct_call(
+    tool: Any, value: Any, timeout: float | None, context: Any = CONTEXT
+) -> tuple[NativeOutcome, str | None]:
     """The direct call of ``tool`` with ``value``, and the kind of error it raised."""
     try:
-        result = call(tool, value, dict(CONTEXT), timeout=timeout)
+        given = dict(context) if isinstance(context, Mapping) else context
+        result = call(tool, value, given, timeout=timeout)
     except ToolValidationError as error:
         return NativeOutcome(error=one_line(str(error))), error.target
     except StandardToolError as error:

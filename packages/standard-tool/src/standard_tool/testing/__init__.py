@@ -7,6 +7,8 @@
 - :class:`RecordingReporter`: a reporter that keeps what tools report.
 - :class:`GuardedShop`: a guarded sample tool (policy, approval, budget) for boundary tests.
 - :func:`clean_registry`: a pytest fixture with a fresh plugin registry for one test.
+- :func:`assert_same_verdict`: a tool accepts or refuses one input alike, directly and through
+  every installed framework's runtime.
 - :func:`within`: runs a call in a thread and fails the test if it hangs (for time limits).
 - :class:`StoreContract`: every behaviour of a boundary :class:`~standard_tool.boundary.Store`;
   :class:`SharedStoreContract` adds the same operations raced by several processes.
@@ -48,6 +50,7 @@ from ._samples import INVALID_CALLS, SECRET, VALID_CALLS, sample_tools
 from ._shop import LONG_NOTE, GuardedShop
 from ._stores import SharedStoreContract, StoreContract
 from ._threads import within
+from ._verdicts import assert_same_verdict
 
 __all__ = [
     "INVALID_CALLS",
@@ -63,6 +66,7 @@ __all__ = [
     "RecordingReporter",
     "SharedStoreContract",
     "StoreContract",
+    "assert_same_verdict",
     "clean_registry",
     "outcome_from_json_text",
     "sample_tools",
