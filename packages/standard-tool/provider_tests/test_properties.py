@@ -372,5 +372,5 @@ def test_random_schemas_keep_their_meaning_in_every_dialect(data: Any, typed: bo
 def to_gemini_declaration(tool: Any) -> dict[str, Any]:
     from standard_tool.providers import to_gemini
 
-    declaration: dict[str, Any] = to_gemini(tool)
+    declaration: dict[str, Any] = to_gemini(tool, field="parameters")
     return declaration
