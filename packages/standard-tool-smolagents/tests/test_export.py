@@ -14,6 +14,8 @@ import standard_tool as st
 from standard_tool.exceptions import ConversionError, ToolNameError
 from standard_tool.testing import sample_tools
 from standard_tool_smolagents import NAMES, StandardSmolTool, to_smolagents, to_smolagents_tools
+from standard_tool_smolagents._inputs import integers_are_numbers
+from standard_tool_smolagents._scripted import run_tool_calling_agent
 
 
 def raw(schema: Any, name: str = "t") -> st.Tool:
@@ -51,7 +53,11 @@ def test_every_sample_passes_smolagents_own_attribute_check() -> None:
     [
         ({"type": "string"}, "string", False),
         ({"type": ["integer", "null"]}, "integer", True),
-        ({"anyOf": [{"type": "string"}, {"type": "number"}]}, ["string", "number"], False),
+        (
+            {"anyOf": [{"type": "string"}, {"type": "number"}]},
+            ["string", "integer", "number"],
+            False,
+        ),
         ({"enum": ["a", 1, None]}, ["string", "integer"], True),
         ({"const": True}, "boolean", False),
         ({}, "any", False),
@@ -125,3 +131,18 @@ def test_exported_tools_deep_copy_and_derive_once() -> None:
     assert native.inputs is inputs and isinstance(native, StandardSmolTool)
     copied = copy.deepcopy(native)
     assert copied(steps=[{"title": "a", "minutes": 1}])["total"] == 1
+
+
+def test_an_integer_for_a_number_argument_runs_through_a_tool_calling_agent() -> None:
+    @st.tool
+    def wait(seconds: float, label: str | float = "x") -> float:
+        """Wait, in seconds."""
+        return seconds * 2
+
+    native = to_smolagents(wait)
+    run = run_tool_calling_agent([native], [[("wait", {"seconds": 3, "label": 1})]])
+    assert run.steps[0].error is None, run.steps[0].error  # smolagents 1.20 refused 3
+    assert run.outputs[0].output == 6
+    assert native.inputs["label"]["type"] == ["string", "integer", "number"]
+    if not integers_are_numbers():
+        assert native.inputs["seconds"]["type"] == ["integer", "number"]

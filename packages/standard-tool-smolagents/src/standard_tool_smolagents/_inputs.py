@@ -10,12 +10,14 @@ exported tool then passes ``null`` for it (:func:`required_nulls`).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
     "PLAIN_KEYS",
+    "integers_are_numbers",
     "input_schema_of",
     "inputs_of",
     "output_schema_of",
@@ -117,11 +119,32 @@ def _shown(node: Any, root: Mapping[str, Any]) -> str:
     return _COMPACT.encode({**node, "$defs": used})
 
 
+@functools.cache
+def integers_are_numbers() -> bool:
+    """Whether smolagents' agents take an integer for a ``number`` argument (1.21 and later).
+    1.20's ``validate_tool_arguments`` refuses ``0`` for a ``number``, which a model sends for
+    a float as often as ``0.0``, so ``inputs`` there say ``["integer", "number"]``; no version
+    takes one for a list of types holding ``number``, which always gets ``integer`` too."""
+    from importlib.metadata import version
+
+    try:
+        major, minor = (int(part) for part in version("smolagents").split(".")[:2])
+    except ValueError:  # a version this cannot read: a newer one
+        return True
+    return (major, minor) >= (1, 21)
+
+
 def _entry(node: Any, root: Mapping[str, Any], required: bool) -> dict[str, Any]:
     resolved = _resolve(node, root)
     types = _types(node, root)
     nullable = not required or (types is not None and "null" in types)
     named = [t for t in _ORDER if types is not None and t in types]
+    if (
+        "number" in named
+        and "integer" not in named
+        and (len(named) > 1 or not integers_are_numbers())
+    ):
+        named.insert(named.index("number"), "integer")  # an integer is a JSON number too
     kind: Any = "any" if not named or types is None else named[0] if len(named) == 1 else named
     text = ""
     for source in (node, resolved):
