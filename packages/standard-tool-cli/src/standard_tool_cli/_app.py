@@ -924,6 +924,8 @@ def _checked(
     """Every check of ``tools`` through ``names``, telling stderr how far it is: a progress
     bar on a terminal, else a first line, then a line as each tool is checked through each
     target."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
     results: list[CheckResult] = []
     err = console(stderr=True)
     total = len(tools) * len(names)
@@ -933,39 +935,24 @@ def _checked(
             file=sys.stderr,
             flush=True,
         )
-        done = 0
-        for tool in tools:
-
-            def told(target: str, name: str = tool.name) -> None:
-                nonlocal done
-                done += 1
-                where = "directly" if target == DIRECT else f"through {target}"
-                print(f"checked {name} {where} ({done}/{total})", file=sys.stderr, flush=True)
-
-            results += check_tool(
-                tool,
-                names,
-                timeout=timeout,
-                samples=samples,
-                inputs=inputs.get(tool.name),
-                progress=told,
-            )
-        return results
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         console=err,
         transient=True,
+        disable=not err.is_terminal,
     ) as progress:
         task = progress.add_task("checking", total=total)
         for tool in tools:
             progress.update(task, description=f"{tool.name}: calling it directly")
 
-            def shown(target: str, name: str = tool.name) -> None:
+            def done(target: str, name: str = tool.name) -> None:
                 progress.update(task, advance=1, description=f"{name}: {target} checked")
+                if not err.is_terminal:
+                    where = "directly" if target == DIRECT else f"through {target}"
+                    count = int(progress.tasks[0].completed)
+                    print(f"checked {name} {where} ({count}/{total})", file=sys.stderr, flush=True)
 
             results += check_tool(
                 tool,
@@ -973,7 +960,7 @@ def _checked(
                 timeout=timeout,
                 samples=samples,
                 inputs=inputs.get(tool.name),
-                progress=shown,
+                progress=done,
             )
     return results
 
