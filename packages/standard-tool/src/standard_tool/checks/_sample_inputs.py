@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..exceptions import InputGenerationError
+from ..schema.dialects._walk import lookup
 
 __all__ = ["example_inputs", "invalid_inputs", "sample_inputs"]
 
@@ -162,13 +163,8 @@ def _resolved(root: Any, node: Any) -> Any:
         reference = node.get("$ref") if isinstance(node, dict) else None
         if not isinstance(reference, str) or not reference.startswith("#"):
             return node
-        target: Any = root
-        for part in reference[1:].split("/")[1:]:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if not isinstance(target, dict) or part not in target:
-                return node
-            target = target[part]
-        if not isinstance(target, dict):
+        target = lookup(root, reference[1:])
+        if not isinstance(target, dict):  # nothing there (MISSING), or no object of keywords
             return node
         node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
     return node

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from .._protocols import Runtime
 from ..plugins._registry import runtime
@@ -76,14 +76,22 @@ def legend(
     return lines
 
 
-def skipped(results: Iterable[CheckResult]) -> list[str]:
-    """One line per reason checks were skipped, naming the checks and the targets."""
-    where: dict[tuple[str, str], list[str]] = {}
+def _targets(
+    results: Iterable[CheckResult], status: Status, key: Callable[[CheckResult], tuple[str, ...]]
+) -> dict[tuple[str, ...], list[str]]:
+    """The targets of the results of ``status``, in order, grouped by ``key``."""
+    where: dict[tuple[str, ...], list[str]] = {}
     for result in results:
-        if result.status == "skip":
-            targets = where.setdefault((result.check, result.reason), [])
+        if result.status == status:
+            targets = where.setdefault(key(result), [])
             if result.target not in targets:
                 targets.append(result.target)
+    return where
+
+
+def skipped(results: Iterable[CheckResult]) -> list[str]:
+    """One line per reason checks were skipped, naming the checks and the targets."""
+    where = _targets(results, "skip", lambda result: (result.check, result.reason))
     grouped: dict[tuple[str, tuple[str, ...]], list[str]] = {}
     for (check, reason), names in where.items():
         grouped.setdefault((reason, tuple(names)), []).append(check)
@@ -97,12 +105,7 @@ def skipped(results: Iterable[CheckResult]) -> list[str]:
 def failed(results: Iterable[CheckResult]) -> list[str]:
     """One line per failure: the tool, the check, every target it failed through for the
     same reason, and that reason (``FAIL tool, check -> target, target: reason``)."""
-    where: dict[tuple[str, str, str], list[str]] = {}
-    for result in results:
-        if result.status == "fail":
-            targets = where.setdefault((result.tool, result.check, result.reason), [])
-            if result.target not in targets:
-                targets.append(result.target)
+    where = _targets(results, "fail", lambda result: (result.tool, result.check, result.reason))
     return [
         f"{_WORDS['fail']} {tool}, {check} -> {', '.join(targets)}: {reason}"
         for (tool, check, reason), targets in where.items()
