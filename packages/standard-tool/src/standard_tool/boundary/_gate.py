@@ -52,7 +52,15 @@ from ..tools._json_schemas import input_json_schema
 from ..tools._wrapper import WrapperTool
 from ._budget import Budget
 from ._store import Bucket, MemoryStore, Store
-from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, record_key
+from ._types import (
+    Approval,
+    AuditEvent,
+    CallRequest,
+    Decision,
+    Receipt,
+    call_digest,
+    record_key,
+)
 
 if TYPE_CHECKING:
     import concurrent.futures
@@ -127,10 +135,10 @@ class GuardedTool(WrapperTool):
         self.gate = gate
 
     def run(self, input: Any, context: Any) -> Any:
-        return self.gate._drive(self, input, context)
+        return self.gate._drive(self, self.gate._lifecycle(self, input, context))
 
     async def arun(self, input: Any, context: Any) -> Any:
-        return await self.gate._adrive(self, input, context)
+        return await self.gate._adrive(self, self.gate._lifecycle(self, input, context))
 
     def __repr__(self) -> str:
         return f"GuardedTool({self.wrapped!r})"
@@ -401,6 +409,108 @@ class Gate:
         approval = self.store.approval(mark[1])
         return approval if approval is not None and approval.status == "pending" else None
 
+    def needs_approval(self, tool: Any, arguments: Any, context: Any = None) -> Approval | None:
+        """Whether the call of ``tool`` (guarded by this gate) with ``arguments``, made now by
+        the caller and under the request id that ``context`` gives, would be held for a
+        person's decision: its approval request, pending and kept in the store (where an
+        inbox lists it), or ``None`` when the call would not wait for one (it would run, a
+        receipt would answer it, a decision was made on it, or it would be refused for
+        another reason, which the call itself then says).
+
+        Every step up to approval is taken, and nothing after it: the tool does not run, no
+        request id is claimed, no budget is spent, no audit event is written. What a
+        framework's own pause (the Agents SDK's ``needs_approval``, say) asks before a call;
+        the call itself still goes through every step."""
+        held: Approval | None = self._drive(
+            self._guarded(tool), self._asks(tool, arguments, context)
+        )
+        return held
+
+    async def aneeds_approval(
+        self, tool: Any, arguments: Any, context: Any = None
+    ) -> Approval | None:
+        """:meth:`needs_approval`, with the gate's async steps awaited."""
+        guarded = self._guarded(tool)
+        held: Approval | None = await self._adrive(guarded, self._asks(guarded, arguments, context))
+        return held
+
+    def answer(
+        self,
+        tool: Any,
+        arguments: Any,
+        context: Any,
+        *,
+        approved: bool,
+        approver: str,
+        reason: str = "",
+        expires_in: float | None = None,
+    ) -> Approval | None:
+        """Record the decision a person made in a framework's own pause and resume on the
+        call of ``tool`` (guarded by this gate) with ``arguments``, of the caller and under the
+        request id that ``context`` gives: :meth:`approve` (``approved``) or :meth:`reject`
+        (with ``reason``) of its approval request, when that request waits for a decision
+        and is bound to exactly this call (the same tool, arguments, actor and tenant).
+
+        Returns the call's approval request as it stands then, or ``None`` when it has none.
+        Nothing is recorded for a call decided already (a second resume: the call then
+        answers from its receipt, or is refused again), nor for other arguments than the
+        ones held (changed between the pause and the resume: the call is then refused, as
+        another call under the request id). The call itself is made afterwards, through the
+        gate, and runs only under the approval. The rule of :meth:`approve` holds: an
+        ``approver`` who is the call's own actor is a ``UsageError`` unless the gate allows
+        self-approval."""
+        guarded = self._guarded(tool)
+        if approved is not True and approved is not False:
+            raise UsageError(f"approved is True or False, not {type(approved).__name__}")
+        if _given_request_id(context) is None:
+            raise UsageError("a decision names its call: the context gives no request_id")
+        request_id, context = _with_request_id(context)
+        tenant, actor = identity_of(context)
+        approval = self.store.approval(record_key(tenant, actor, request_id))
+        if approval is None or approval.status != "pending":
+            return approval
+        if json_issues(arguments) is not None:
+            return approval
+        digest = call_digest(guarded.name, _schema_digest(guarded), arguments, actor, tenant)
+        if digest != approval.digest:
+            return approval
+        try:
+            if approved:
+                self.approve(
+                    request_id, approver=approver, tenant=tenant, actor=actor, expires_in=expires_in
+                )
+            else:
+                self.reject(
+                    request_id, approver=approver, tenant=tenant, actor=actor, reason=reason
+                )
+        except UsageError:
+            now = self.store.approval(approval.key)
+            if now is None or now.status == "pending":  # refused, not decided meanwhile
+                raise
+            return now
+        return self.store.approval(approval.key)
+
+    def _guarded(self, tool: Any) -> GuardedTool:
+        """The tool ``tool`` is or wraps that this gate guards; else a ``UsageError``."""
+        guarded = guarded_of(tool)
+        if guarded is None or guarded.gate is not self:
+            raise UsageError(f"{clip(repr(tool))} is not a tool this gate guards")
+        return guarded
+
+    def _asks(self, tool: Any, arguments: Any, context: Any) -> Generator[Any, Any, Any]:
+        """The steps of :meth:`needs_approval`."""
+        guarded = self._guarded(tool)
+        request_id, context = _with_request_id(context)
+        try:
+            yield from self._steps(
+                guarded, guarded.name, arguments, context, request_id, _Trace(), dry=True
+            )
+        except ToolRefusedError as refusal:
+            return self.held(refusal)
+        except _Closed:  # the call itself is refused (unavailable), and never runs unasked
+            return None
+        return None
+
     def disable(self, name: str) -> None:
         """Switch the tool ``name`` off: from the next call on, in every process sharing the
         store, its calls are refused (``disabled``)."""
@@ -460,8 +570,7 @@ class Gate:
             return False
         return seen is True
 
-    def _drive(self, tool: GuardedTool, input: Any, context: Any) -> Any:
-        steps = self._lifecycle(tool, input, context)
+    def _drive(self, tool: GuardedTool, steps: Generator[Any, Any, Any]) -> Any:
         sent: Any = None
         error: BaseException | None = None
         while True:
@@ -480,8 +589,7 @@ class Gate:
             except BaseException as exc:  # the lifecycle decides what each failure means
                 error = exc
 
-    async def _adrive(self, tool: GuardedTool, input: Any, context: Any) -> Any:
-        steps = self._lifecycle(tool, input, context)
+    async def _adrive(self, tool: GuardedTool, steps: Generator[Any, Any, Any]) -> Any:
         sent: Any = None
         error: BaseException | None = None
         while True:
@@ -528,8 +636,18 @@ class Gate:
                 yield from self._write(event, closing)
 
     def _steps(
-        self, tool: GuardedTool, name: str, input: Any, context: Any, request_id: str, trace: _Trace
+        self,
+        tool: GuardedTool,
+        name: str,
+        input: Any,
+        context: Any,
+        request_id: str,
+        trace: _Trace,
+        dry: bool = False,
     ) -> Generator[Any, Any, Any]:
+        """The steps of one call; ``dry``: every step up to its approval, then stop (the
+        call would run: ``None``), for :meth:`needs_approval`."""
+
         def refuse(code: str, message: str, approval: dict[str, Any] | None = None) -> NoReturn:
             raise ToolRefusedError(name, code, message, request_id, approval)
 
@@ -613,6 +731,8 @@ class Gate:
                 refuse("denied", _DENIED)
         if wanted:
             trace.approval = self._approval(tool, request, held, trace, refuse)
+        if dry:
+            return None
 
         # Run once under the request id (a receipt answers a repeat), its budgets taken and its
         # approval used once the id is claimed.
@@ -989,6 +1109,16 @@ def _with_request_id(context: Any) -> tuple[str, Any]:
     except Exception:
         raise UsageError("the call's context could not be read (an attribute raised)") from None
     return (uuid.uuid4().hex if given is None else _request_id_of(given)), context
+
+
+def _given_request_id(context: Any) -> Any:
+    """The ``request_id`` a call's context gives, if any (read as :func:`_with_request_id`
+    reads it)."""
+    if context is None:
+        return None
+    if isinstance(context, Mapping):
+        return context.get("request_id")
+    return getattr(context, "request_id", None)
 
 
 def _identity_or_none(context: Any) -> tuple[str | None, str | None]:
