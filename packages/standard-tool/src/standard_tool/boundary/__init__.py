@@ -14,7 +14,15 @@ from .._text import legible
 from ._audit import JsonlAudit, LoggingAudit
 from ._budget import Budget
 from ._cedar import CedarPolicy
-from ._gate import Gate, GuardedTool, guarded_of, identity_of, report_effect, with_request_id
+from ._gate import (
+    Approver,
+    Gate,
+    GuardedTool,
+    guarded_of,
+    identity_of,
+    report_effect,
+    with_request_id,
+)
 from ._otel import OpenTelemetryAudit
 from ._redis import RedisStore
 from ._sqlite import SqliteStore
@@ -23,6 +31,7 @@ from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_d
 
 __all__ = [
     "Approval",
+    "Approver",
     "AuditEvent",
     "Budget",
     "CallRequest",

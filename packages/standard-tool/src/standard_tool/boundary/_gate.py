@@ -65,7 +65,15 @@ from ._types import (
 if TYPE_CHECKING:
     import concurrent.futures
 
-__all__ = ["Gate", "GuardedTool", "guarded_of", "identity_of", "report_effect", "with_request_id"]
+__all__ = [
+    "Approver",
+    "Gate",
+    "GuardedTool",
+    "guarded_of",
+    "identity_of",
+    "report_effect",
+    "with_request_id",
+]
 
 log = logging.getLogger("standard_tool.boundary")
 
@@ -121,6 +129,9 @@ class _Trace:
 
 
 Step = Callable[[CallRequest], Any]
+Approver = str | Callable[[Any], str]
+"""Who decides on a held call in a framework's own pause and resume, as an app names them:
+a name, or a function of the call's context that gives one."""
 
 
 class _Closed(Exception):
@@ -441,7 +452,7 @@ class Gate:
         context: Any,
         *,
         approved: bool,
-        approver: str,
+        approver: Approver | None,
         reason: str = "",
         expires_in: float | None = None,
     ) -> Approval | None:
@@ -458,7 +469,11 @@ class Gate:
         another call under the request id). The call itself is made afterwards, through the
         gate, and runs only under the approval. The rule of :meth:`approve` holds: an
         ``approver`` who is the call's own actor is a ``UsageError`` unless the gate allows
-        self-approval."""
+        self-approval.
+
+        ``approver`` names who decided: a name, or a function of the call's context that
+        gives one (a framework carries no approver: the app that exports the tool names
+        them); ``None`` is a ``UsageError`` once there is a decision to record."""
         guarded = self._guarded(tool)
         if approved is not True and approved is not False:
             raise UsageError(f"approved is True or False, not {type(approved).__name__}")
@@ -474,6 +489,7 @@ class Gate:
         digest = call_digest(guarded.name, _schema_digest(guarded), arguments, actor, tenant)
         if digest != approval.digest:
             return approval
+        approver = _approver(approver, context)
         try:
             if approved:
                 self.approve(
@@ -1109,6 +1125,20 @@ def _with_request_id(context: Any) -> tuple[str, Any]:
     except Exception:
         raise UsageError("the call's context could not be read (an attribute raised)") from None
     return (uuid.uuid4().hex if given is None else _request_id_of(given)), context
+
+
+def _approver(approver: Approver | None, context: Any) -> str:
+    """The name of who decided on a call, from what an app gave (a name, or a function of
+    the call's context)."""
+    if approver is None:
+        raise UsageError(
+            "a decision made in a framework is recorded with its approver: name them "
+            "(approver=, a name or a function of the call's context)"
+        )
+    name = approver(context) if callable(approver) else approver
+    if not isinstance(name, str) or not name:
+        raise UsageError("an approver is named by a non-empty string")
+    return name
 
 
 def _given_request_id(context: Any) -> Any:
