@@ -11,9 +11,11 @@
   lowest dependency versions.
 - ``providers``: the core's provider envelopes (``standard_tool.providers``) against the
   providers' own SDK types, and property tests generating inputs from each schema.
-- ``boundary``: the execution boundary with the core's ``redis``, ``cedar`` and ``otel``
-  extras; its Redis store against a real ``redis-server`` (which must be installed: the
-  session fails without it) started on 127.0.0.1 for the run.
+- ``boundary``: the execution boundary with the core's ``redis``, ``cedar``, ``otel`` and
+  ``inbox`` extras; its Redis store against a real ``redis-server`` (which must be installed:
+  the session fails without it) started on 127.0.0.1 for the run; the approvals inbox in
+  Debian's Chromium (``/usr/bin/chromium``, which must be installed likewise) through
+  Playwright.
 - ``<adapter>-<version>``: one session per adapter and framework version. Each adapter declares
   its matrix in its own ``pyproject.toml``::
 
@@ -123,14 +125,23 @@ PROVIDER_REQUIRES = (
     "hypothesis-jsonschema==0.23.1",
 )
 """What the ``providers`` session adds: the SDKs whose types must accept the declarations."""
-BOUNDARY_CORE = f"{CORE}[redis,cedar,otel]"
+BOUNDARY_CORE = f"{CORE}[redis,cedar,otel,inbox]"
 """The core as the ``boundary`` session installs it: with the extras of its Redis store, Cedar
-policies and OpenTelemetry audit."""
+policies, OpenTelemetry audit and approvals inbox."""
+INBOX_REQUIRES = ("uvicorn>=0.30", "httpx2>=2.0")
+"""What serves the approvals inbox in the tests (uvicorn) and asks it (httpx2, which Starlette's
+test client uses too)."""
+BROWSER_REQUIRES = ("playwright>=1.45",)
+"""Playwright drives Debian's Chromium (``/usr/bin/chromium``, never a downloaded browser) in
+the approvals inbox's browser test."""
 BOUNDARY_LINT_REQUIRES = (
     "redis>=5",
     "cedarpy>=4.12,<5",
     "opentelemetry-api>=1.20",
     "opentelemetry-sdk>=1.20",
+    "starlette>=0.37",
+    *INBOX_REQUIRES,
+    *BROWSER_REQUIRES,
 )
 """What the ``lint`` session adds for ``mypy`` on the boundary's tests."""
 POSARGS = "{posargs}"
@@ -324,7 +335,12 @@ def envs() -> list[Env]:
             "boundary",
             "The execution boundary with the core's redis, cedar and otel extras: the Redis "
             "store on a real redis-server (installed; started on 127.0.0.1 for the run).",
-            requires=(*TEST_REQUIRES, "opentelemetry-sdk>=1.20"),
+            requires=(
+                *TEST_REQUIRES,
+                "opentelemetry-sdk>=1.20",
+                *INBOX_REQUIRES,
+                *BROWSER_REQUIRES,
+            ),
             local=(BOUNDARY_CORE,),
             commands=(_pytest(f"{CORE}/boundary_tests"),),
         ),
@@ -386,7 +402,14 @@ def envs() -> list[Env]:
         Env(
             "cli",
             "The standard-tool command, with every adapter and the newest frameworks.",
-            requires=(*TEST_REQUIRES, *test_requires, *CLI_TEST_REQUIRES, *newest),
+            requires=(
+                *TEST_REQUIRES,
+                *test_requires,
+                *CLI_TEST_REQUIRES,
+                "starlette>=0.37",
+                *INBOX_REQUIRES,
+                *newest,
+            ),
             local=(*packages, CLI, TOY),
             commands=(_pytest(f"{CLI}/tests"),),
         )

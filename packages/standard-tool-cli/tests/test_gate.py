@@ -16,7 +16,7 @@ from script import ROOT, SCRIPT, Run
 
 import standard_tool as st
 from standard_tool.boundary import Approval, Receipt, Store
-from standard_tool.boundary._store import Bucket, refund_each, take_each
+from standard_tool.boundary._store import Bucket, list_each, refund_each, take_each
 from standard_tool.testing import StoreContract
 from standard_tool_mcp import connect
 
@@ -105,6 +105,11 @@ class JsonFileStore:
                 return None
             held["status"] = "used"
             return Approval(**held)
+
+    def list_approvals(self, *, status: Any, tenant: Any = ..., limit: int = 50) -> list[Approval]:
+        with self._data() as data:
+            held = [Approval(**approval) for approval in data["approvals"].values()]
+        return list_each(held, status, tenant, limit)
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
         with self._data() as data:

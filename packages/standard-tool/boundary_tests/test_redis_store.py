@@ -114,8 +114,9 @@ def test_the_lua_buckets_are_take_each_and_refund_each(redis_url: str) -> None:
 
 
 def test_receipts_and_approvals_are_kept_under_their_keys(redis_url: str) -> None:
-    """``<prefix>receipt:<key>`` and ``<prefix>approval:<key>``, the key the request id
-    within its tenant and actor: one request id of two actors is two receipts."""
+    """``<prefix>receipt:<key>`` and ``<prefix>{approval}:<key>``, the key the request id
+    within its tenant and actor: one request id of two actors is two receipts; an approval's
+    key is in the listing's sorted sets of its status (every tenant's and its tenant's)."""
     ann = Receipt("r-1", "transfer", "d" * 64, tenant="acme", actor="ann")
     bob = Receipt("r-1", "transfer", "d" * 64, tenant="acme", actor="bob")
     approval = Approval("a-1", "transfer", "d" * 64, "{}", tenant=None, actor="ann")
@@ -131,7 +132,9 @@ def test_receipts_and_approvals_are_kept_under_their_keys(redis_url: str) -> Non
     assert keys == {
         b"keys:receipt:4:acme/3:ann/r-1",
         b"keys:receipt:4:acme/3:bob/r-1",
-        b"keys:approval:-/3:ann/a-1",
+        b"keys:{approval}:-/3:ann/a-1",
+        b"keys:{approval}:pending",
+        b"keys:{approval}:pending:-",
     }
     assert (ann.key, approval.key) == ("4:acme/3:ann/r-1", "-/3:ann/a-1")
 
@@ -181,7 +184,7 @@ def test_a_decision_keeps_the_fields_use_approval_reads(redis_url: str) -> None:
         try:
             store.save_approval(pending)
             assert store.decide(decision)
-            held = client.hgetall(f"decide:approval:{pending.key}")
+            held = client.hgetall(f"decide:{{approval}}:{pending.key}")
             assert {name: held[name.encode()] for name in ("status", "digest", "expires_at")} == {
                 "status": b"approved",
                 "digest": b"d" * 64,
@@ -190,7 +193,7 @@ def test_a_decision_keeps_the_fields_use_approval_reads(redis_url: str) -> None:
             assert Approval.from_json(held[b"body"]) == decision
             assert store.use_approval(pending.key, "d" * 64, now=0.1) is None  # expired
             assert store.use_approval(pending.key, "d" * 64, now=0.05) is not None
-            assert client.hget(f"decide:approval:{pending.key}", "status") == b"used"
+            assert client.hget(f"decide:{{approval}}:{pending.key}", "status") == b"used"
         finally:
             client.close()
 
@@ -212,3 +215,26 @@ def test_a_server_that_is_gone_raises(
                 operation()
     finally:
         store.close()
+
+
+def _listed(store: Any, status: str, **tenant: Any) -> list[str]:
+    """The request ids of one listing of ``store``, in its order."""
+    return [approval.request_id for approval in store.list_approvals(status=status, **tenant)]
+
+
+def test_a_listing_is_kept_with_its_approval_in_one_step(redis_url: str) -> None:
+    """A decision that loses the compare-and-set moves nothing in the listing; one whose key
+    was removed by hand is passed over."""
+    pending = Approval("a-1", "transfer", "d" * 64, "{}", tenant="acme", created=1.0)
+    with RedisStore(redis_url, prefix="index:") as store:
+        store.save_approval(pending)
+        wrong = dataclasses.replace(pending, digest="e" * 64, status="approved", decided=2.0)
+        assert not store.decide(wrong)
+        assert _listed(store, "pending") == ["a-1"] and _listed(store, "decided") == []
+        client = redis.Redis.from_url(redis_url)
+        try:
+            assert client.zscore("index:{approval}:pending:4:acme", pending.key) == 1.0
+            client.delete(f"index:{{approval}}:{pending.key}")
+        finally:
+            client.close()
+        assert _listed(store, "pending") == []

@@ -165,3 +165,21 @@ def test_an_answered_approval_expires() -> None:
     asyncio.run(asyncio.sleep(0.05))
     refusal("held_for_review", st.call, guarded, ARGS, ctx("r-1"))
     assert kit.runs == []
+
+
+def test_a_rejection_may_name_only_its_call() -> None:
+    kit = Kit("sync")
+    gate = Gate(approvals=large)
+    guarded = gate.guard(kit.tool)
+    with pytest.raises(UsageError, match="names the arguments"):
+        assert gate.needs_approval(guarded, ARGS, ctx("r-1")) is not None
+        gate.answer(guarded, None, ctx("r-1"), approved=True, approver="bob")
+    assert gate.pending("r-1", **WHO) is not None
+    # Another tool of the gate, under the same request id, rejects nothing of this one's.
+    other = gate.guard(st.Tool(name="other", description="d", execute=lambda i, c=None: 1))
+    kept = gate.answer(other, None, ctx("r-1"), approved=False, approver="bob")
+    assert kept is not None and kept.status == "pending"
+    decided = gate.answer(guarded, None, ctx("r-1"), approved=False, approver="bob")
+    assert decided is not None and (decided.status, decided.approver) == ("rejected", "bob")
+    refusal("denied", st.call, guarded, ARGS, ctx("r-1"))
+    assert kit.runs == []

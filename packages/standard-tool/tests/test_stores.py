@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from standard_tool.boundary import Approval, MemoryStore, Receipt, RedisStore, SqliteStore, Store
-from standard_tool.exceptions import StoreError, UsageError
+from standard_tool.exceptions import StoreError, ToolRefusedError, UsageError
 from standard_tool.testing import SharedStoreContract, StoreContract
 from standard_tool.testing._stores import every_operation
 
@@ -284,3 +284,76 @@ def test_a_sqlite_file_keyed_by_request_id_alone_is_not_used(tmp_path: Path) -> 
         db.execute("CREATE TABLE receipts (request_id TEXT PRIMARY KEY, body TEXT NOT NULL)")
     with SqliteStore(path) as store, pytest.raises(StoreError, match="new file"):
         store.is_disabled("transfer")
+
+
+def _listed(store: Any, status: str, **tenant: Any) -> list[str]:
+    """The request ids of one listing of ``store``, in its order."""
+    return [approval.request_id for approval in store.list_approvals(status=status, **tenant)]
+
+
+def test_a_sqlite_store_lists_on_its_indexes(tmp_path: Path) -> None:
+    """A listing walks an index in its order (it stops at its limit), sorting at most the
+    ties of that order, never the whole table."""
+    with SqliteStore(tmp_path / "boundary.db") as store:
+        store.list_approvals(status="pending")
+    db = sqlite3.connect(tmp_path / "boundary.db")
+    try:
+        from standard_tool.boundary._sqlite import LISTED
+
+        for status, (where, order) in LISTED.items():
+            plan = " ".join(
+                row[-1]
+                for row in db.execute(
+                    f"EXPLAIN QUERY PLAN SELECT body FROM approvals WHERE {where} "
+                    f"ORDER BY {order} DESC, key DESC LIMIT 5"
+                )
+            )
+            assert f"USING INDEX approvals_{status}" in plan, plan
+            assert "TEMP B-TREE FOR ORDER BY" not in plan, plan  # not the whole table sorted
+    finally:
+        db.close()
+
+
+def test_an_approval_of_a_record_without_a_decision_time_reads(tmp_path: Path) -> None:
+    """An approval kept without ``decided`` reads, and is listed by when it was held."""
+    body = (
+        '{"request_id": "a-1", "tool": "transfer", "digest": "dd", "summary": "{}", '
+        '"actor": "ann", "tenant": "acme", "status": "approved", "approver": "bob", '
+        '"reason": null, "created": 5.0, "expires_at": null, "arguments": {}}'
+    )
+    approval = Approval.from_json(body)
+    assert (approval.status, approval.decided, approval.created) == ("approved", None, 5.0)
+    with SqliteStore(tmp_path / "boundary.db") as store:
+        store.save_approval(approval)  # the store's own tables, made
+    db = sqlite3.connect(tmp_path / "boundary.db")
+    try:
+        db.execute("UPDATE approvals SET body = ?", (body,))
+        db.commit()
+    finally:
+        db.close()
+    with SqliteStore(tmp_path / "boundary.db") as store:
+        assert store.list_approvals(status="decided") == [approval]
+
+
+def test_the_gate_records_when_a_call_was_decided() -> None:
+    """``gate.approve`` and ``gate.reject`` keep the time of the decision: the listing's
+    order."""
+    import standard_tool as st
+    from standard_tool.boundary import Gate
+
+    @st.tool
+    def send(to: str) -> str:
+        """Send."""
+        return to
+
+    gate = Gate(approvals=lambda request: True)
+    guarded = gate.guard(send)
+    for request_id in ("r-1", "r-2"):
+        with pytest.raises(ToolRefusedError):
+            st.call(guarded, {"to": "x"}, {"request_id": request_id, "actor": "ann"})
+    assert _listed(gate.store, "pending") == ["r-2", "r-1"]
+    gate.reject("r-2", approver="bob", actor="ann", reason="no")
+    gate.approve("r-1", approver="bob", actor="ann")
+    decided = gate.store.list_approvals(status="decided")  # type: ignore[attr-defined]
+    assert [(a.request_id, a.status) for a in decided] == [("r-1", "approved"), ("r-2", "rejected")]
+    assert decided[1].created <= decided[1].decided <= decided[0].decided

@@ -1,5 +1,6 @@
 """The ``standard-tool`` command: ``targets``, ``list``, ``show``, ``call``, ``serve``, ``check``,
-``lint``, ``diff``, and a gate's ``pending``, ``approve`` and ``reject``."""
+``lint``, ``diff``, a gate's ``pending``, ``approve`` and ``reject``, and its approvals inbox
+(``approvals serve``)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from standard_tool.dialects import dialects
 from standard_tool.exceptions import StepTimeoutError
 from standard_tool.registry import get_plugin_manager, runtime
 
+from ._approvals import approvers_of, gate_of, serve_inbox
 from ._decisions import decided, pending as still_pending, request_text, waiting
 from ._errors import FAILED, USAGE, CommandError
 from ._render import (
@@ -232,6 +234,7 @@ Examples:
   standard-tool serve examples/weather.py:TOOLS --transport streamable-http --port 8000
   standard-tool list 'mcp+stdio:uvx mcp-server-time'
   standard-tool approve order-42 --gate my_gate.py:GATE --approver bob
+  standard-tool approvals serve my_gate.py --gate GATE --approver bob:TOKEN
 
 Exit status: 0 on success, 1 when a tool or a check fails, 2 on a usage error.""",
 )
@@ -784,6 +787,70 @@ def reject(
     except st.UsageError as error:  # decided already: it says what became of it
         raise CommandError(one_line(str(error))) from None
     click.echo(decided("rejected", approval, approver=approver, reason=reason))
+
+
+@cli.group()
+def approvals() -> None:
+    """A gate's approvals inbox: a web page where people approve or reject its held calls."""
+
+
+@approvals.command(
+    "serve",
+    epilog="""\b
+Examples:
+  standard-tool approvals serve my_gate.py --gate GATE --approver bob:$BOB_TOKEN
+  standard-tool approvals serve --gate my_gate.py:GATE --approver bob:$BOB_TOKEN \\
+    --approver carol:$CAROL_TOKEN --tenant acme --port 8080""",
+)
+@click.argument("source", required=False)
+@click.option(
+    "--gate",
+    "gate_spec",
+    required=True,
+    metavar="NAME",
+    help="The standard_tool.boundary.Gate: its attribute name in SOURCE (package.module or "
+    "path/to/file.py), or, without SOURCE, package.module:attribute or "
+    "path/to/file.py:attribute.",
+)
+@click.option(
+    "--approver",
+    "approver_specs",
+    multiple=True,
+    required=True,
+    metavar="NAME:TOKEN",
+    help="A person who may decide, and the token they sign in with (at least 16 characters; "
+    "repeatable).",
+)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8001,
+    show_default=True,
+    help="0 takes a free port.",
+)
+@click.option("--tenant", help="Show and decide only the calls of this tenant.")
+@_debug
+def serve_approvals(
+    source: str | None,
+    gate_spec: str,
+    approver_specs: tuple[str, ...],
+    host: str,
+    port: int,
+    tenant: str | None,
+) -> None:
+    """Serve the approvals inbox of a gate over HTTP until stopped (Ctrl-C).
+
+    The page lists the calls the gate holds, newest first, with their arguments whole, and the
+    recent decisions. A person signs in with their --approver token, then approves a call or
+    rejects it with a reason, recorded in the gate's store with their name as the approver;
+    the call, made again by its caller, then runs once, or is refused. The gate's store must
+    be one the calling processes share (a SqliteStore or a RedisStore, not a MemoryStore).
+    One line on stderr says where the inbox is. Needs uvicorn and Starlette:
+    pip install 'standard-tool-cli[approvals]'.
+    """
+    spec, gate = gate_of(source, gate_spec)
+    serve_inbox(gate, spec, approvers_of(approver_specs), host, port, tenant)
 
 
 @cli.command(

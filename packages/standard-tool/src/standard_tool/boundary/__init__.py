@@ -18,11 +18,15 @@ from ._gate import (
     Approver,
     Gate,
     GuardedTool,
+    approver_name,
+    check_approver,
     guarded_of,
     identity_of,
     report_effect,
+    request_id_of,
     with_request_id,
 )
+from ._inbox import inbox
 from ._otel import OpenTelemetryAudit
 from ._redis import RedisStore
 from ._sqlite import SqliteStore
@@ -47,11 +51,15 @@ __all__ = [
     "RedisStore",
     "SqliteStore",
     "Store",
+    "approver_name",
     "call_digest",
+    "check_approver",
     "guarded_of",
     "identity_of",
+    "inbox",
     "legible",
     "record_key",
     "report_effect",
+    "request_id_of",
     "with_request_id",
 ]

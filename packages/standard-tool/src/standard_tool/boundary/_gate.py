@@ -28,7 +28,7 @@ import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from .._protocols import StandardTool
 from .._text import clip, legible
@@ -69,9 +69,12 @@ __all__ = [
     "Approver",
     "Gate",
     "GuardedTool",
+    "approver_name",
+    "check_approver",
     "guarded_of",
     "identity_of",
     "report_effect",
+    "request_id_of",
     "with_request_id",
 ]
 
@@ -170,7 +173,7 @@ def guarded_of(tool: Any) -> GuardedTool | None:
     return None
 
 
-def with_request_id(tool: Any, context: Any, call_id: Any) -> Any:
+def with_request_id(tool: Any, context: Any, call_id: Any, *, replace: bool = False) -> Any:
     """The context an adapter hands a call of ``tool``: with the framework's own call id as
     ``request_id`` when ``tool`` is guarded (its gate runs a request id once) and the context
     has none; else ``context`` as it is.
@@ -179,14 +182,18 @@ def with_request_id(tool: Any, context: Any, call_id: Any) -> Any:
     model: LangGraph's ``context_schema``, say) gets it when it declares a ``request_id``
     field that is ``None``: a copy with the field set (``dataclasses.replace``,
     ``model_copy``); one without that field cannot carry it, and the gate makes a request id
-    of its own for each call."""
+    of its own for each call. ``replace``: ``call_id`` in place of a request id the context
+    holds already (another call made from this one)."""
     if not isinstance(call_id, str) or not call_id or guarded_of(tool) is None:
         return context
     if context is None:
         return {"request_id": call_id}
     if isinstance(context, Mapping):
-        return {**context, "request_id": call_id} if context.get("request_id") is None else context
-    if getattr(context, "request_id", False) is not None:  # none declared, or one set
+        if replace or context.get("request_id") is None:
+            return {**context, "request_id": call_id}
+        return context
+    held = getattr(context, "request_id", False)
+    if held is False or (held is not None and not replace):  # none declared, or one set
         return context
     if dataclasses.is_dataclass(context) and not isinstance(context, type):
         if any(f.name == "request_id" and f.init for f in dataclasses.fields(context)):
@@ -197,6 +204,48 @@ def with_request_id(tool: Any, context: Any, call_id: Any) -> Any:
     if isinstance(fields, Mapping) and "request_id" in fields and callable(copy_of):
         return copy_of(update={"request_id": call_id})
     return context
+
+
+def request_id_of(context: Any) -> str | None:
+    """The request id a call's ``context`` gives (a mapping's ``"request_id"``, a typed
+    context's ``request_id`` attribute), when it is a non-empty string; else ``None``."""
+    if context is None:
+        return None
+    try:
+        given = (
+            context.get("request_id")
+            if isinstance(context, Mapping)
+            else getattr(context, "request_id", None)
+        )
+    except Exception:
+        return None
+    return given if isinstance(given, str) and given else None
+
+
+def check_approver(approver: Any) -> Approver | None:
+    """``approver`` as an export takes it (see :data:`Approver`): ``None``, a non-empty name,
+    or a function of the call's context; else a :class:`~standard_tool.exceptions.UsageError`."""
+    if approver is None or callable(approver) or (isinstance(approver, str) and approver):
+        return cast("Approver | None", approver)
+    raise UsageError(
+        "approver is a non-empty name or a function of the call's context, "
+        f"not {type(approver).__name__}"
+    )
+
+
+def approver_name(approver: Approver | None, context: Any) -> str:
+    """The name of who decided on a call, from what an app gave (:data:`Approver`: a name, or
+    a function of the call's ``context``); ``None``, or a function that gives no non-empty
+    name, is a :class:`~standard_tool.exceptions.UsageError`."""
+    if approver is None:
+        raise UsageError(
+            "a decision made in a framework is recorded with its approver: name them "
+            "(approver=, a name or a function of the call's context)"
+        )
+    name = approver(context) if callable(approver) else approver
+    if not isinstance(name, str) or not name:
+        raise UsageError("an approver is named by a non-empty string")
+    return name
 
 
 def identity_of(context: Any) -> tuple[str | None, str | None]:
@@ -376,10 +425,11 @@ class Gate:
                 f"{clip(approver)!r} may not approve a call of their own "
                 "(a gate made with self_approval=True allows it)"
             )
-        expires_at = None if expires_in is None else time.time() + expires_in
+        now = time.time()
+        expires_at = None if expires_in is None else now + expires_in
         self._decide(
             dataclasses.replace(
-                approval, status="approved", approver=approver, expires_at=expires_at
+                approval, status="approved", approver=approver, decided=now, expires_at=expires_at
             )
         )
 
@@ -398,7 +448,9 @@ class Gate:
             raise UsageError(f"a rejection's reason is a string, not {type(reason).__name__}")
         approval = self._pending(request_id, tenant, actor, approver)
         self._decide(
-            dataclasses.replace(approval, status="rejected", approver=approver, reason=reason)
+            dataclasses.replace(
+                approval, status="rejected", approver=approver, reason=reason, decided=time.time()
+            )
         )
 
     def pending(
@@ -473,23 +525,32 @@ class Gate:
 
         ``approver`` names who decided: a name, or a function of the call's context that
         gives one (a framework carries no approver: the app that exports the tool names
-        them); ``None`` is a ``UsageError`` once there is a decision to record."""
+        them); ``None`` is a ``UsageError`` once there is a decision to record. A rejection
+        may give ``arguments=None`` where the framework tells only which call was rejected
+        (a rejection cannot make anything run): the pending request of this tool under the
+        request id is rejected."""
         guarded = self._guarded(tool)
         if approved is not True and approved is not False:
             raise UsageError(f"approved is True or False, not {type(approved).__name__}")
-        if _given_request_id(context) is None:
+        if request_id_of(context) is None:
             raise UsageError("a decision names its call: the context gives no request_id")
         request_id, context = _with_request_id(context)
         tenant, actor = identity_of(context)
         approval = self.store.approval(record_key(tenant, actor, request_id))
         if approval is None or approval.status != "pending":
             return approval
-        if json_issues(arguments) is not None:
+        if arguments is None:  # a rejection of whatever this tool's call waits under the id
+            if approved:
+                raise UsageError("an approval names the arguments it approves")
+            if approval.tool != guarded.name:
+                return approval
+        elif json_issues(arguments) is not None:
             return approval
-        digest = call_digest(guarded.name, _schema_digest(guarded), arguments, actor, tenant)
-        if digest != approval.digest:
+        elif approval.digest != call_digest(
+            guarded.name, _schema_digest(guarded), arguments, actor, tenant
+        ):
             return approval
-        approver = _approver(approver, context)
+        approver = approver_name(approver, context)
         try:
             if approved:
                 self.approve(
@@ -1125,30 +1186,6 @@ def _with_request_id(context: Any) -> tuple[str, Any]:
     except Exception:
         raise UsageError("the call's context could not be read (an attribute raised)") from None
     return (uuid.uuid4().hex if given is None else _request_id_of(given)), context
-
-
-def _approver(approver: Approver | None, context: Any) -> str:
-    """The name of who decided on a call, from what an app gave (a name, or a function of
-    the call's context)."""
-    if approver is None:
-        raise UsageError(
-            "a decision made in a framework is recorded with its approver: name them "
-            "(approver=, a name or a function of the call's context)"
-        )
-    name = approver(context) if callable(approver) else approver
-    if not isinstance(name, str) or not name:
-        raise UsageError("an approver is named by a non-empty string")
-    return name
-
-
-def _given_request_id(context: Any) -> Any:
-    """The ``request_id`` a call's context gives, if any (read as :func:`_with_request_id`
-    reads it)."""
-    if context is None:
-        return None
-    if isinstance(context, Mapping):
-        return context.get("request_id")
-    return getattr(context, "request_id", None)
 
 
 def _identity_or_none(context: Any) -> tuple[str | None, str | None]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from typing import Any, cast
+from types import EllipsisType
+from typing import Any, Literal, cast
 
 from ..exceptions import UsageError
-from ._store import Bucket
+from ._store import Bucket, check_listing, listed_at
 from ._types import Approval, Receipt
 
 __all__ = ["RedisStore"]
@@ -47,17 +48,50 @@ return held[1]
 ``expires_at`` (empty: never) that :meth:`RedisStore.use_approval` checks and changes; the
 ``status`` field is the approval's status."""
 
-DECIDE = """
+INDEX = """
+local function index(status, score, member)
+    local into, out = 2, 4
+    if status ~= 'pending' then
+        into, out = 4, 2
+    end
+    redis.call('ZADD', KEYS[into], score, member)
+    redis.call('ZADD', KEYS[into + 1], score, member)
+    redis.call('ZREM', KEYS[out], member)
+    redis.call('ZREM', KEYS[out + 1], member)
+end
+"""
+"""What :data:`SAVE_APPROVAL` and :data:`DECIDE` share: an approval's key (``member``) put in
+the listing's sorted sets of its status (``KEYS[2]`` and ``KEYS[3]``, every tenant's and its
+tenant's, while it is pending; ``KEYS[4]`` and ``KEYS[5]`` once decided), scored by the time
+it is listed by (:func:`~standard_tool.boundary._store.listed_at`), and taken out of the other
+two."""
+
+SAVE_APPROVAL = (
+    INDEX
+    + """
+redis.call('HSET', KEYS[1], 'body', ARGV[1], 'status', ARGV[2], 'digest', ARGV[3],
+    'expires_at', ARGV[4])
+index(ARGV[2], ARGV[5], ARGV[6])
+"""
+)
+"""An approval's hash written whole, and its place in the listing, in one step."""
+
+DECIDE = (
+    INDEX
+    + """
 local held = redis.call('HMGET', KEYS[1], 'status', 'digest')
-if held[1] ~= 'pending' or held[2] ~= ARGV[1] then
+if held[1] ~= 'pending' or held[2] ~= ARGV[3] then
     return 0
 end
-redis.call('HSET', KEYS[1], 'body', ARGV[2], 'status', ARGV[3], 'digest', ARGV[1],
+redis.call('HSET', KEYS[1], 'body', ARGV[1], 'status', ARGV[2], 'digest', ARGV[3],
     'expires_at', ARGV[4])
+index(ARGV[2], ARGV[5], ARGV[6])
 return 1
 """
-"""The decision (its JSON, status and expiry, the fields :meth:`RedisStore.save_approval`
-writes) in place of the approval only while that is ``pending`` with the same digest."""
+)
+"""The decision (its JSON, status and expiry, the fields :data:`SAVE_APPROVAL` writes) in
+place of the approval, and its place in the listing, only while the approval is ``pending``
+with the same digest. Using an approval changes neither its listing nor its time."""
 
 RELEASE = """
 local held = redis.call('HMGET', KEYS[1], 'state', 'started')
@@ -141,16 +175,25 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
-def _approval_fields(approval: Approval) -> dict[str, str]:
-    """The hash an approval is kept as: its JSON, and the fields :data:`USE_APPROVAL` and
-    :data:`DECIDE` read."""
+def _approval_args(approval: Approval) -> list[str]:
+    """The arguments of :data:`SAVE_APPROVAL` and :data:`DECIDE`: the hash an approval is kept
+    as (its JSON, and the fields :data:`USE_APPROVAL` and :data:`DECIDE` read), then its
+    score and member in the listing's sorted sets."""
     expires_at = "" if approval.expires_at is None else _number(approval.expires_at)
-    return {
-        "body": approval.to_json(),
-        "status": approval.status,
-        "digest": approval.digest,
-        "expires_at": expires_at,
-    }
+    return [
+        approval.to_json(),
+        approval.status,
+        approval.digest,
+        expires_at,
+        _number(listed_at(approval)),
+        approval.key,
+    ]
+
+
+def _tenant(tenant: str | None) -> str:
+    """A tenant in the name of its listing's sorted sets, as :func:`~standard_tool.boundary.
+    record_key` writes it (``-`` for none, else the length, a colon and the text)."""
+    return "-" if tenant is None else f"{len(tenant)}:{tenant}"
 
 
 class RedisStore:
@@ -160,18 +203,26 @@ class RedisStore:
 
     Each read-modify-write operation is one Lua script, which Redis runs alone (atomic). A
     script declares one key, but for :meth:`take_all` and :meth:`refund`, which touch the
-    budget buckets of one call together: every bucket's key holds the hash tag ``{budget}``
-    (one hash slot), so a cluster works too. :meth:`claim_checked` sends the claim's script and
+    budget buckets of one call together (every bucket's key holds the hash tag ``{budget}``:
+    one hash slot), and :meth:`save_approval` and :meth:`decide`, which keep an approval's
+    place in the listing with it (the hash tag ``{approval}``), so a cluster works too. :meth:`claim_checked` sends the claim's script and
     the read of the kill switch together, in that order, in one pipeline (one round trip).
     Needs redis-py (``standard-tool[redis]``), imported when a store is made.
 
     Receipts and approvals are kept under their ``key``
     (:func:`~standard_tool.boundary.record_key`: the request id within the call's tenant and
-    actor), as the keys ``<prefix>receipt:<key>`` and ``<prefix>approval:<key>``; the budget
+    actor), as the keys ``<prefix>receipt:<key>`` and ``<prefix>{approval}:<key>``; the budget
     buckets as ``<prefix>{budget}:<bucket key>``; the tools switched off in the set
-    ``<prefix>disabled``. Budget buckets, receipts and approvals do not expire: remove old
-    ones with Redis's own tools. A server that cannot be reached raises redis-py's
-    ``redis.ConnectionError`` (or ``TimeoutError``) from the operation.
+    ``<prefix>disabled``. :meth:`list_approvals` reads sorted sets of approval keys, which
+    :meth:`save_approval` and :meth:`decide` keep in the same step as the approval itself:
+    ``<prefix>{approval}:pending`` and ``<prefix>{approval}:decided`` (every tenant's), and
+    ``<prefix>{approval}:pending:<tenant>`` and ``<prefix>{approval}:decided:<tenant>``
+    (``<tenant>`` written as in the key: ``-`` for none, else ``<length>:<tenant>``); an
+    approval and its listing share the hash tag ``{approval}`` (one hash slot). Budget
+    buckets, receipts and approvals do not expire: remove old ones with Redis's own tools (an
+    approval's key from the sorted sets too; a listing passes over a key whose approval is
+    gone). A server that cannot be reached raises redis-py's ``redis.ConnectionError`` (or
+    ``TimeoutError``) from the operation.
     """
 
     def __init__(self, url: str, *, prefix: str = "standard-tool:") -> None:
@@ -187,6 +238,7 @@ class RedisStore:
         self._no_script: type[Exception] = redis.exceptions.NoScriptError
         self._claim = self._redis.register_script(CLAIM)
         self._decide = self._redis.register_script(DECIDE)
+        self._save_approval = self._redis.register_script(SAVE_APPROVAL)
         self._replace = self._redis.register_script(REPLACE)
         self._use_approval = self._redis.register_script(USE_APPROVAL)
         self._release = self._redis.register_script(RELEASE)
@@ -258,11 +310,23 @@ class RedisStore:
         held = self._redis.hget(self._key("receipt", key), "body")
         return None if held is None else Receipt.from_json(held)
 
+    def _approval_keys(self, approval: Approval) -> list[str]:
+        """The keys of :data:`SAVE_APPROVAL` and :data:`DECIDE`: the approval's hash, then the
+        listing's sorted sets (pending, every tenant's and its tenant's; then decided)."""
+        tenant = _tenant(approval.tenant)
+        return [
+            self._key("{approval}", approval.key),
+            self._key("{approval}", "pending"),
+            self._key("{approval}", f"pending:{tenant}"),
+            self._key("{approval}", "decided"),
+            self._key("{approval}", f"decided:{tenant}"),
+        ]
+
     def save_approval(self, approval: Approval) -> None:
-        self._redis.hset(self._key("approval", approval.key), mapping=_approval_fields(approval))
+        self._save_approval(keys=self._approval_keys(approval), args=_approval_args(approval))
 
     def approval(self, key: str) -> Approval | None:
-        body, status = self._redis.hmget(self._key("approval", key), ["body", "status"])
+        body, status = self._redis.hmget(self._key("{approval}", key), ["body", "status"])
         if body is None:
             return None
         held = Approval.from_json(body)
@@ -270,20 +334,44 @@ class RedisStore:
         return held
 
     def decide(self, decision: Approval) -> bool:
-        fields = _approval_fields(decision)
-        done = self._decide(
-            keys=[self._key("approval", decision.key)],
-            args=[fields["digest"], fields["body"], fields["status"], fields["expires_at"]],
-        )
+        done = self._decide(keys=self._approval_keys(decision), args=_approval_args(decision))
         return bool(done)
 
     def use_approval(self, key: str, digest: str, now: float) -> Approval | None:
-        body = self._use_approval(keys=[self._key("approval", key)], args=[digest, _number(now)])
+        body = self._use_approval(keys=[self._key("{approval}", key)], args=[digest, _number(now)])
         if body is None:
             return None
         held = Approval.from_json(body)
         held.status = "used"
         return held
+
+    def list_approvals(
+        self,
+        *,
+        status: Literal["pending", "decided"],
+        tenant: str | None | EllipsisType = ...,
+        limit: int = 50,
+    ) -> list[Approval]:
+        """See :meth:`Store.list_approvals`: the first ``limit`` keys of the
+        status's sorted set (every tenant's, or the tenant's), then their approvals, in two
+        round trips."""
+        check_listing(status, tenant, limit)
+        index = status if tenant is ... else f"{status}:{_tenant(tenant)}"
+        keys = self._redis.zrevrange(self._key("{approval}", index), 0, limit - 1)
+        if not keys:
+            return []
+        pipe = self._redis.pipeline(transaction=False)
+        for key in keys:
+            pipe.hmget(self._key("{approval}", key.decode()), ["body", "status"])
+        listed = []
+        for body, held_status in pipe.execute():
+            if body is None:  # removed by hand
+                continue
+            held = Approval.from_json(body)
+            held.status = cast(Any, held_status.decode())
+            if (held.status == "pending") == (status == "pending"):  # else decided meanwhile
+                listed.append(held)
+        return listed
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
         if not buckets:

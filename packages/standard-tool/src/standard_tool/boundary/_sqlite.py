@@ -10,10 +10,11 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from types import EllipsisType
+from typing import Any, Literal
 
 from ..exceptions import StoreError, UsageError
-from ._store import Bucket, refund_each, take_each
+from ._store import Bucket, check_listing, refund_each, take_each
 from ._types import Approval, Receipt
 
 __all__ = ["SqliteStore"]
@@ -23,7 +24,24 @@ CREATE TABLE IF NOT EXISTS receipts (key TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS approvals (key TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS buckets (key TEXT PRIMARY KEY, tokens REAL NOT NULL, updated REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS disabled (tool TEXT PRIMARY KEY);
+CREATE INDEX IF NOT EXISTS approvals_pending
+    ON approvals (json_extract(body, '$.status'), json_extract(body, '$.created'));
+CREATE INDEX IF NOT EXISTS approvals_decided
+    ON approvals (coalesce(json_extract(body, '$.decided'), json_extract(body, '$.created')));
 """
+
+LISTED = {
+    "pending": (
+        "json_extract(body, '$.status') = 'pending'",
+        "json_extract(body, '$.created')",
+    ),
+    "decided": (
+        "json_extract(body, '$.status') != 'pending'",
+        "coalesce(json_extract(body, '$.decided'), json_extract(body, '$.created'))",
+    ),
+}
+"""What :meth:`SqliteStore.list_approvals` selects and orders by, for each status it takes
+(the expressions of the table's indexes)."""
 
 
 class SqliteStore:
@@ -39,7 +57,8 @@ class SqliteStore:
     are not reliable over a network file system).
 
     Receipts and approvals are kept under their ``key`` (tables ``receipts`` and
-    ``approvals``: ``key``, and the JSON ``body``). The store remembers the file it opened
+    ``approvals``: ``key``, and the JSON ``body``; the approvals indexed by status and time for
+    :meth:`list_approvals`). The store remembers the file it opened
     (its device and inode): once that file is deleted, moved away or replaced, every operation
     raises :class:`~standard_tool.exceptions.StoreError` naming the path, and nothing makes a
     new, empty file there (its receipts, budgets and switches would start again from nothing).
@@ -263,6 +282,33 @@ class SqliteStore:
             held.status = "used"
             db.execute("UPDATE approvals SET body = ? WHERE key = ?", (held.to_json(), key))
             return held
+
+    def list_approvals(
+        self,
+        *,
+        status: Literal["pending", "decided"],
+        tenant: str | None | EllipsisType = ...,
+        limit: int = 50,
+    ) -> list[Approval]:
+        """See :meth:`Store.list_approvals`: one query, on the table's
+        indexes."""
+        check_listing(status, tenant, limit)
+        where, order = LISTED[status]
+        params: list[Any] = []
+        if tenant is not ...:
+            where += " AND json_extract(body, '$.tenant') IS ?"
+            params.append(tenant)
+        with self._lock:
+            rows = (
+                self._connection()
+                .execute(
+                    f"SELECT body FROM approvals WHERE {where} "
+                    f"ORDER BY {order} DESC, key DESC LIMIT ?",
+                    (*params, limit),
+                )
+                .fetchall()
+            )
+        return [Approval.from_json(row[0]) for row in rows]
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
         if not buckets:

@@ -6,16 +6,28 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import heapq
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from types import EllipsisType
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..exceptions import UsageError
 from ._types import Approval, Receipt
 
-__all__ = ["Bucket", "MemoryStore", "Store", "refill", "refund_each", "take_each"]
+__all__ = [
+    "Bucket",
+    "MemoryStore",
+    "Store",
+    "check_listing",
+    "list_each",
+    "listed_at",
+    "refill",
+    "refund_each",
+    "take_each",
+]
 
 Bucket = tuple[str, int, float | None]
 """One budget bucket of a call: its store key, its limit and its period in seconds (``None``:
@@ -42,6 +54,7 @@ class Store(Protocol):
     A store may also have ``claim_checked(receipt) -> (held, disabled)``: :meth:`claim`, then
     :meth:`is_disabled` of ``receipt.tool``, in one step (one round trip to a server). A gate
     uses it when it is there.
+
     """
 
     def claim(self, receipt: Receipt) -> Receipt | None:
@@ -107,6 +120,60 @@ class Store(Protocol):
     def is_disabled(self, tool: str) -> bool:
         """Whether ``tool`` is switched off."""
         ...
+
+    def list_approvals(
+        self,
+        *,
+        status: Literal["pending", "decided"],
+        tenant: str | None | EllipsisType = ...,
+        limit: int = 50,
+    ) -> list[Approval]:
+        """At most ``limit`` approvals: the ``pending`` ones newest first (by ``created``), or
+        the ``decided`` ones (approved, rejected or used) the one decided last first (by
+        :func:`listed_at`; ties by key, the greater first); those of ``tenant`` only
+        (``None``: the calls made for no tenant), or of every tenant (``...``)."""
+        ...
+
+
+def check_listing(status: Any, tenant: Any, limit: Any) -> None:
+    """Raise :class:`~standard_tool.exceptions.UsageError` unless ``status``, ``tenant`` and
+    ``limit`` are what :meth:`Store.list_approvals` takes."""
+    if status not in ("pending", "decided"):
+        raise UsageError(f"a listing's status is 'pending' or 'decided', not {status!r}")
+    if tenant is not ... and tenant is not None and not isinstance(tenant, str):
+        raise UsageError(
+            f"a listing's tenant is a string, None or ... (every tenant), not "
+            f"{type(tenant).__name__}"
+        )
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise UsageError(f"a listing's limit is an int of at least 1, not {limit!r}")
+
+
+def listed_at(approval: Approval) -> float:
+    """The time an approval is listed by: when it was held while it is pending, else when it
+    was decided (when it was held, for a record that does not say)."""
+    if approval.status == "pending" or approval.decided is None:
+        return approval.created
+    return approval.decided
+
+
+def list_each(
+    approvals: Iterable[Approval],
+    status: Literal["pending", "decided"],
+    tenant: str | None | EllipsisType,
+    limit: int,
+) -> list[Approval]:
+    """What :meth:`Store.list_approvals` answers, from every approval a store holds
+    (``approvals``): for a store that reads them all, as :class:`MemoryStore` does."""
+    check_listing(status, tenant, limit)
+    pending = status == "pending"
+    chosen = (
+        approval
+        for approval in approvals
+        if (approval.status == "pending") == pending
+        and (tenant is ... or approval.tenant == tenant)
+    )
+    return heapq.nlargest(limit, chosen, key=lambda held: (listed_at(held), held.key))
 
 
 def refill(
@@ -361,6 +428,18 @@ class MemoryStore:
             held.status = "used"
             self._keep_approval(key, held)
             return _own_approval(held)
+
+    def list_approvals(
+        self,
+        *,
+        status: Literal["pending", "decided"],
+        tenant: str | None | EllipsisType = ...,
+        limit: int = 50,
+    ) -> list[Approval]:
+        """See :meth:`Store.list_approvals`."""
+        with self._lock:
+            top = list_each(self._approvals.values(), status, tenant, limit)
+            return [_own_approval(held) for held in top]
 
     def take_all(self, buckets: Sequence[Bucket], now: float) -> bool:
         with self._lock:

@@ -150,6 +150,9 @@ class Approval:
     which read ``"<secret>"``; ``summary`` is their JSON text, whole. ``digest`` binds the
     approval to the real arguments. ``status`` is ``pending`` until a person decides
     (``approved`` or ``rejected``); an approval is ``used`` by the one call it lets through.
+    ``created`` is when the call was held and ``decided`` when a person decided on it (both
+    ``time.time()``; ``decided`` is ``None`` while it waits, and in a record that has no such
+    field, which :meth:`from_json` reads as well).
     """
 
     request_id: str
@@ -162,6 +165,7 @@ class Approval:
     approver: str | None = None
     reason: str | None = None
     created: float = 0.0
+    decided: float | None = None
     expires_at: float | None = None
     arguments: Any = None
 

@@ -20,6 +20,7 @@ import pytest
 
 from ..boundary._store import Store, refill
 from ..boundary._types import Approval, Receipt, record_key
+from ..exceptions import UsageError
 
 __all__ = ["SharedStoreContract", "StoreContract", "every_operation"]
 
@@ -149,6 +150,11 @@ def _close(store: Store) -> None:
     close = getattr(store, "close", None)
     if close is not None:
         close()
+
+
+def _listed(store: Any, status: str, **tenant: Any) -> list[str]:
+    """The request ids of one listing of ``store``, in its order."""
+    return [approval.request_id for approval in store.list_approvals(status=status, **tenant)]
 
 
 class StoreContract:
@@ -521,6 +527,92 @@ class StoreContract:
         answers = _threads(self.threads, self.thread_rounds, claim)
         rounds = range(self.thread_rounds)
         assert [sum(answer[index] for answer in answers) for index in rounds] == [1] * len(rounds)
+
+    def test_approvals_are_listed_for_an_inbox(self, store: Store) -> None:
+        """The inbox's listing of ``store``: pending newest first, decided the one decided last
+        first, per tenant (none: its own; ``...``: every one), bounded by ``limit``."""
+
+        def held(request_id: str, tenant: str | None, created: float, **more: Any) -> Approval:
+            return Approval(
+                request_id, "transfer", "d" * 64, "{}", "ann", tenant, created=created, **more
+            )
+
+        for request_id, tenant, created in [
+            ("a-1", "acme", 1.0),
+            ("g-1", "globex", 2.0),
+            ("a-2", "acme", 3.0),
+            ("n-1", None, 4.0),
+            ("d-1", "-", 5.0),  # a tenant named as none is written in a key
+            ("d-2", "1:-", 6.0),  # and one named as that one is written
+            ("a-3", "acme", 3.0),  # a tie: the greater key first
+        ]:
+            store.save_approval(held(request_id, tenant, created))
+        assert _listed(store, "pending") == ["d-2", "d-1", "n-1", "a-3", "a-2", "g-1", "a-1"]
+        assert _listed(store, "pending", tenant="acme") == ["a-3", "a-2", "a-1"]
+        assert _listed(store, "pending", tenant="globex") == ["g-1"]
+        assert _listed(store, "pending", tenant=None) == ["n-1"]
+        assert _listed(store, "pending", tenant="-") == ["d-1"]
+        assert _listed(store, "pending", tenant="1:-") == ["d-2"]
+        assert _listed(store, "pending", tenant="nobody") == []
+        assert _listed(store, "pending", limit=2) == ["d-2", "d-1"]
+        assert _listed(store, "pending", tenant="acme", limit=1) == ["a-3"]
+        assert _listed(store, "decided") == []
+
+        assert store.decide(
+            held("a-1", "acme", 1.0, status="approved", approver="bob", decided=10.0)
+        )
+        assert store.decide(
+            held("g-1", "globex", 2.0, status="rejected", approver="cy", reason="no", decided=8.0)
+        )
+        assert store.decide(held("n-1", None, 4.0, status="approved", approver="bob", decided=9.0))
+        # a record without a decision time is listed by the time its call was held
+        store.save_approval(held("a-4", "acme", 7.0, status="rejected", approver="bob"))
+        assert _listed(store, "pending") == ["d-2", "d-1", "a-3", "a-2"]
+        assert _listed(store, "decided") == ["a-1", "n-1", "g-1", "a-4"]
+        assert _listed(store, "decided", tenant="acme") == ["a-1", "a-4"]
+        assert _listed(store, "decided", tenant="globex") == ["g-1"]
+        assert _listed(store, "decided", tenant=None) == ["n-1"]
+        assert _listed(store, "decided", limit=3) == ["a-1", "n-1", "g-1"]
+        [rejected] = store.list_approvals(status="decided", tenant="globex")
+        assert (rejected.status, rejected.approver, rejected.reason, rejected.decided) == (
+            "rejected",
+            "cy",
+            "no",
+            8.0,
+        )
+
+        # a used approval stays where its decision put it, used
+        assert store.use_approval(held("a-1", "acme", 1.0).key, "d" * 64, now=11.0) is not None
+        listed = store.list_approvals(status="decided", tenant="acme")
+        assert [(a.request_id, a.status, a.decided) for a in listed] == [
+            ("a-1", "used", 10.0),
+            ("a-4", "rejected", None),
+        ]
+        # held again (a new request to a person): pending again, no longer decided
+        store.save_approval(held("a-1", "acme", 12.0))
+        assert _listed(store, "pending", tenant="acme") == ["a-1", "a-3", "a-2"]
+        assert _listed(store, "decided", tenant="acme") == ["a-4"]
+        # a tenant's listing never shows another tenant's approvals
+        for status in ("pending", "decided"):
+            for tenant in ("acme", "globex", None, "-", "1:-"):
+                assert {
+                    approval.tenant
+                    for approval in store.list_approvals(status=status, tenant=tenant)
+                } <= {tenant}
+        # what a listing gives is the store's whole record, and the caller's own copy
+        first = store.list_approvals(status="pending", tenant="acme", limit=1)[0]
+        assert first == held("a-1", "acme", 12.0)
+        first.status = "approved"
+        assert store.list_approvals(status="pending", tenant="acme", limit=1)[0].status == "pending"
+
+        for wrong in (
+            {"status": "approved"},
+            {"status": "pending", "limit": 0},
+            {"status": "pending", "limit": True},
+            {"status": "pending", "tenant": 5},
+        ):
+            with pytest.raises(UsageError):
+                store.list_approvals(**wrong)
 
     def test_a_result_is_never_shared_with_a_caller(self, store: Store) -> None:
         """A receipt's result, a dict, changed by a caller after it was saved or read, reads
