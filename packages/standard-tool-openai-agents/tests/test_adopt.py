@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from agents import Agent, FunctionTool, RunContextWrapper, WebSearchTool, function_tool
@@ -160,7 +160,7 @@ def test_a_tool_that_needs_approval_is_refused_outside_a_run() -> None:
     async def only_big(ctx: Any, params: dict[str, Any], call_id: str) -> bool:
         return bool(params["a"] > 100)
 
-    careful = function_tool(multiply.__wrapped__, needs_approval=only_big)  # type: ignore[attr-defined]
+    careful = function_tool(cast(Any, multiply).__wrapped__, needs_approval=only_big)
     adopted = from_openai_agents(careful)
     assert st.call(adopted, {"a": 2, "b": 3}) == 6
     with pytest.raises(ToolRefusedError) as raised:

@@ -12,7 +12,8 @@ import pytest
 import standard_tool as st
 from standard_tool.boundary import Budget, Decision, Gate
 from standard_tool.exceptions import ToolRefusedError
-from standard_tool_openai_agents import from_openai_agents, to_openai_agents
+from standard_tool_openai_agents import OpenAIAgentsRuntime, from_openai_agents, to_openai_agents
+from standard_tool_openai_agents._approvals import PAUSES
 
 LONG_NOTE = "please refund the whole order, the parcel arrived opened and damaged"
 NOT_FOUND = {"code": "not_found", "retryable": False, "message": "Unknown customer."}
@@ -74,11 +75,15 @@ async def test_a_held_call_runs_once_when_approved_under_the_apps_request_id(age
     context = {"request_id": "order-7", "actor": "alice"}
     script = [[("refund", {"customer": "ada", "note": LONG_NOTE})]]
     held = await agent([shop.tool], script, context)
-    assert read_line(held.texts[0]) == {
-        "code": "held_for_review",
-        "retryable": False,
-        "message": "This call waits for a person's review.",
-    }
+    if PAUSES:  # the run pauses for a person; the app decides in the gate instead
+        assert held.texts == [] and len(held.result.interruptions) == 1
+        assert shop.gate.pending("order-7", actor="alice") is not None
+    else:
+        assert read_line(held.texts[0]) == {
+            "code": "held_for_review",
+            "retryable": False,
+            "message": "This call waits for a person's review.",
+        }
     assert shop.refunds == []
     shop.gate.approve("order-7", actor="alice", approver="lead")
     ran = await agent([shop.tool], script, context)
@@ -110,3 +115,17 @@ def test_adopted_back_the_refusal_is_raised() -> None:
     with pytest.raises(ToolRefusedError) as raised:
         st.call(adopted, {"customer": "mallory"}, {"request_id": "r-2"})
     assert raised.value.payload == {**NOT_FOUND, "request_id": "r-2"}
+
+
+def test_the_runtime_makes_one_call_and_a_held_one_is_its_refusal() -> None:
+    shop = Shop()
+    outcome = OpenAIAgentsRuntime().run(
+        shop.tool, {"customer": "ada", "note": LONG_NOTE}, {"request_id": "r-9", "actor": "al"}
+    )
+    assert outcome.error is not None and json.loads(outcome.error) == {
+        "code": "held_for_review",
+        "retryable": False,
+        "message": "This call waits for a person's review.",
+        "request_id": "r-9",
+    }
+    assert shop.refunds == [] and shop.gate.pending("r-9", actor="al") is not None

@@ -135,7 +135,7 @@ def _run(tools: list[Any], replies: list[Any], context: Any = None, **kwargs: An
     finally:
         loop.close()
         asyncio.set_event_loop(None)
-    result.model = model
+    result.model = model  # type: ignore[attr-defined]
     return result
 
 
@@ -271,7 +271,8 @@ async def test_without_a_failure_function_the_typed_error_ends_the_run(agent: An
             [to_openai_agents(explode, failure_error_function=None)],
             [[("explode", {"reason": "x"})]],
         )
-    chain, error = [], raised.value
+    chain: list[BaseException] = []
+    error: BaseException | None = raised.value
     while error is not None:
         chain.append(error)
         error = error.__cause__ or error.__context__

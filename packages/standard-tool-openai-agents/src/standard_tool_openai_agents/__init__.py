@@ -15,6 +15,7 @@ if TYPE_CHECKING:
         from_openai_agents as from_openai_agents,
         from_openai_agents_tools as from_openai_agents_tools,
     )
+    from ._approvals import rejection_formatter as rejection_formatter
     from ._context import context_from_run as context_from_run, tool_context as tool_context
     from ._export import (
         NAMES as NAMES,

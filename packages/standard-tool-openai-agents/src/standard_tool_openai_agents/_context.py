@@ -24,7 +24,9 @@ from agents.tool_context import ToolContext
 __all__ = ["ContextGetter", "context_from_run", "tool_context"]
 
 ContextGetter = Callable[[Any], Any]
-"""Builds the standard context from the ``ToolContext`` of a call (``None`` outside a run)."""
+"""Builds the standard context from the ``ToolContext`` of a call (``None`` outside a run);
+where the SDK asks before the call (``needs_approval``, a rejection, ``is_enabled``), from the
+run's ``RunContextWrapper``."""
 
 
 def context_from_run(ctx: Any) -> Any:

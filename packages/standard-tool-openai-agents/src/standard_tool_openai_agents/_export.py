@@ -14,11 +14,12 @@ from agents import FunctionTool
 
 import standard_tool as st
 from standard_tool.adapters import LARGE_NUMBER, export_tools, pack_metadata
-from standard_tool.boundary import guarded_of, with_request_id
+from standard_tool.boundary import Approver, check_approver, guarded_of, with_request_id
 from standard_tool.exceptions import ConversionError, Issue, NotJsonError, ToolRefusedError
 from standard_tool.names import OPENAI_NAMES, NameRule, check_name, sanitize_name
 from standard_tool.providers import null_undo, to_openai
 
+from ._approvals import PAUSES, answer_approved, needs_approval
 from ._context import ContextGetter, context_from_run
 
 __all__ = [
@@ -61,6 +62,11 @@ class StandardFunctionTool(FunctionTool):
     schema itself, not strict); both are derived on first use. Strict mode's ``null`` for an
     absent property is removed before the tool sees the input. A failed call is a tool
     output the model reads (``failure_error_function``, by default the error's message).
+
+    A guarded tool's gate decides the SDK's ``needs_approval`` (where the SDK has it): a call
+    the gate holds pauses the run, and a person's approval in the SDK is recorded in the gate,
+    under ``approver``, before the call runs through the gate; a rejection reaches the gate
+    through :func:`rejection_formatter`.
     """
 
     def __init__(
@@ -71,6 +77,7 @@ class StandardFunctionTool(FunctionTool):
         context: ContextGetter | None = None,
         strict: bool | None = None,
         failure_error_function: ErrorFunction | None = report_failure,
+        approver: Approver | None = None,
     ) -> None:
         for field in dataclasses.fields(FunctionTool):  # the SDK's defaults, as its __init__ sets
             if field.name in _DERIVED or not field.init:
@@ -93,8 +100,11 @@ class StandardFunctionTool(FunctionTool):
             self._failure_error_function = failure_error_function
             self._use_default_failure_error_function = False
         self._guarded = guarded_of(tool) is not None
+        self.approver = approver
         if self._guarded:
             self.is_enabled = self._visible
+            if PAUSES:
+                self.needs_approval = self._needs_approval
 
     @property
     def standard_tool(self) -> st.StandardTool:
@@ -158,7 +168,7 @@ class StandardFunctionTool(FunctionTool):
 
     def arguments(self, input: str) -> Any:
         """The model's JSON arguments read, and strict mode's ``null``s for absent
-        properties removed."""
+        properties removed (:meth:`undone`)."""
         try:
             value = json.loads(input) if input else {}
         except RecursionError:
@@ -171,15 +181,21 @@ class StandardFunctionTool(FunctionTool):
                 else "the arguments are not valid JSON"
             )
             raise st.ToolValidationError(self._standard.name, "input", [Issue(why)]) from None
+        return self.undone(value)
+
+    def undone(self, value: Any) -> Any:
+        """Arguments read from JSON, with strict mode's ``null``s for absent properties
+        removed."""
         if self._strict is None:
             self._derive()
         if self._undo is not None and self._strict:
             value = self._undo(value)
         return value
 
-    async def invoke(self, ctx: Any, input: str) -> Any:
-        """The standard tool's result for one call (typed errors raised)."""
-        arguments = self.arguments(input)
+    def call_context(self, ctx: Any, call_id: Any) -> Any:
+        """The standard context of the call ``call_id``: built from the SDK's ``ctx`` (a
+        ``ToolContext``, or the run's ``RunContextWrapper`` when the SDK asks before the
+        call), with ``call_id`` as the request id of a guarded tool."""
         try:
             context = self._get_context(ctx)
         except Exception as exc:  # its message may quote context values: only its type
@@ -188,8 +204,20 @@ class StandardFunctionTool(FunctionTool):
                 f"the per-call context could not be built ({type(exc).__name__})",
             ) from exc
         if self._guarded:
-            context = with_request_id(self._standard, context, getattr(ctx, "tool_call_id", None))
+            context = with_request_id(self._standard, context, call_id)
+        return context
+
+    async def invoke(self, ctx: Any, input: str) -> Any:
+        """The standard tool's result for one call (typed errors raised); a call a person
+        approved in the SDK's pause has that approval recorded in the gate first."""
+        arguments = self.arguments(input)
+        context = self.call_context(ctx, getattr(ctx, "tool_call_id", None))
+        if self._guarded:
+            answer_approved(self, ctx, arguments, context)
         return await st.acall(self._standard, arguments, context)
+
+    async def _needs_approval(self, ctx: Any, params: Any, call_id: Any) -> bool:
+        return await needs_approval(self, ctx, params, call_id)
 
     async def _invoke(self, ctx: Any, input: str) -> Any:
         try:
@@ -200,8 +228,15 @@ class StandardFunctionTool(FunctionTool):
             sink = FAILURES.get()
             if sink is not None:
                 sink.append(error)
-            message = self._failure(ctx, error)
-            return await message if inspect.isawaitable(message) else message
+            return await self.report(ctx, error)
+
+    async def report(self, ctx: Any, error: Exception) -> str:
+        """What the model reads for a failed call: the failure function's text (the error's
+        own message when there is none)."""
+        if self._failure is None:
+            return str(error)
+        message = self._failure(ctx, error)
+        return await message if inspect.isawaitable(message) else message
 
     def __repr__(self) -> str:
         return f"StandardFunctionTool({self.name!r})"
@@ -231,6 +266,7 @@ def to_openai_agents(
     context: ContextGetter | None = None,
     strict: bool | None = None,
     failure_error_function: ErrorFunction | None = report_failure,
+    approver: Approver | None = None,
 ) -> FunctionTool:
     """An Agents SDK ``FunctionTool`` running ``tool`` (anything :func:`standard_tool.adopt`
     takes).
@@ -246,7 +282,16 @@ def to_openai_agents(
             has none; ``False``: the schema as it is, not strict.
         failure_error_function: the text a model reads for a failed call (invalid input, a
             failure, a timeout, a refusal); ``None`` lets the typed error end the run.
+        approver: who decides on a guarded tool's held calls in the SDK's own pause and
+            resume (``state.approve(item)`` / ``state.reject(item)``), which carries no
+            approver: a name, or a function of the call's standard context giving one. The
+            gate records each decision under it. Needed once a decision is made in the SDK
+            (else the resumed run raises ``UsageError``, as the SDK's ``UserError`` cause);
+            not for calls decided in the gate itself (``gate.approve``). A rejection in the
+            SDK reaches the gate through ``RunConfig(tool_error_formatter=
+            rejection_formatter(agent))``.
     """
+    check_approver(approver)
     standard = st.adopt(tool)
     name = check_name(name, NAMES) if name is not None else sanitize_name(standard.name, NAMES)
     if not isinstance(standard.description, str):
@@ -259,6 +304,7 @@ def to_openai_agents(
         context=context,
         strict=strict,
         failure_error_function=failure_error_function,
+        approver=approver,
     )
     if strict:
         native._derive()  # a schema with no strict form raises here, not in a run
@@ -271,6 +317,7 @@ def to_openai_agents_tools(
     context: ContextGetter | None = None,
     strict: bool | None = None,
     failure_error_function: ErrorFunction | None = report_failure,
+    approver: Approver | None = None,
 ) -> list[FunctionTool]:
     """Function tools for one tool or several; two names that collide raise ``ToolNameError``."""
     return export_tools(
@@ -281,6 +328,7 @@ def to_openai_agents_tools(
             context=context,
             strict=strict,
             failure_error_function=failure_error_function,
+            approver=approver,
         ),
         NAMES,
     )

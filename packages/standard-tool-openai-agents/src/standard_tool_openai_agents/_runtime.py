@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import standard_tool as st
@@ -10,6 +11,7 @@ from standard_tool.exceptions import PluginError
 from standard_tool.providers import strict_arguments
 
 from ._adopt import FAILED
+from ._approvals import PAUSES
 from ._export import FAILURES, StandardFunctionTool
 from ._scripted import declaration, run_agent
 
@@ -37,7 +39,12 @@ class OpenAIAgentsRuntime(BaseRuntime):
         return schema
 
     def run(self, native: Any, arguments: dict[str, Any], context: Any = None) -> NativeOutcome:
-        """The run; the model reads the tool's output text."""
+        """The run; the model reads the tool's output text. One call, with no pause: a call
+        a guarded tool's gate holds is its ``held_for_review`` refusal, as the model reads it
+        where the SDK cannot pause."""
+        if isinstance(native, StandardFunctionTool) and PAUSES:
+            native = copy.copy(native)
+            native.needs_approval = False
         sent = arguments
         if native.strict_json_schema and _valid(native, sent):
             sent = strict_arguments(sent, native.params_json_schema)
