@@ -140,7 +140,8 @@ def test_a_tool_asking_the_model_outside_a_run_gets_a_clear_error() -> None:
         from pydantic_ai.direct import model_request
         from pydantic_ai.messages import ModelRequest
 
-        response = await model_request(ctx.model, [ModelRequest.user_text_prompt(question)])
+        model: Any = ctx.model  # its declared type differs between PydanticAI versions
+        response = await model_request(model, [ModelRequest.user_text_prompt(question)])
         return str(response.parts[0])
 
     with pytest.raises(UsageError, match="outside an agent run"):
@@ -284,6 +285,7 @@ def test_the_registry_adopts_a_toolset_whole() -> None:
 @pytest.mark.parametrize("wrapper", ["prefixed", "filtered", "renamed"])
 def test_wrapped_toolsets_are_adopted_under_their_names(wrapper: str) -> None:
     toolset = FunctionToolset([Tool(add), Tool(lookup)])
+    wrapped: AbstractToolset[Any]
     if wrapper == "prefixed":
         wrapped, names = toolset.prefixed("m"), ["m_add", "m_lookup"]
     elif wrapper == "filtered":

@@ -12,6 +12,7 @@ from pydantic import AfterValidator
 from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, RunContext, Tool
 from pydantic_ai.exceptions import ModelRetry
 from pydantic_ai.models.test import TestModel
+from pydantic_ai.toolsets import AbstractToolset
 from pydantic_ai.usage import RunUsage
 
 import standard_tool as st
@@ -494,6 +495,7 @@ def test_names_that_collide_once_made_valid_are_refused_naming_both_tools() -> N
 @pytest.mark.parametrize("wrapper", ["prefixed", "filtered", "renamed"])
 def test_the_toolset_works_under_pydantic_ais_wrappers(wrapper: str) -> None:
     toolset = to_pydantic_ai_toolset(failing_tools())
+    wrapped: AbstractToolset[Any]
     if wrapper == "prefixed":
         wrapped, name = toolset.prefixed("math"), "math_add"
     elif wrapper == "filtered":

@@ -27,12 +27,16 @@ def deferral(
 ) -> ApprovalRequired | None:
     """PydanticAI's ``ApprovalRequired`` for a call the gate of ``guarded`` held itself with
     ``refusal``, when this run can end with ``DeferredToolRequests`` (the agent's
-    ``output_type`` includes it) and the call has not been approved in PydanticAI already; its
-    metadata holds the refusal's payload and the call's approval request, whole
-    (``metadata["standard_tool"]``). A ``held_for_review`` refusal the gate did not make (one
-    a tool inside raised, or read from a remote server) is never put to a person: it is
-    reported as the refusal it is."""
-    if refusal.approval is None or ctx.tool_call_approved or guarded is None:
+    ``output_type`` includes it); its metadata holds the refusal's payload and the call's
+    approval request, whole (``metadata["standard_tool"]``). A ``held_for_review`` refusal the
+    gate did not make (one a tool inside raised, or read from a remote server) is never put to
+    a person: it is reported as the refusal it is.
+
+    A call PydanticAI resumed as approved is deferred again when its gate holds it anew: other
+    arguments than the ones held (``override_args``), or an approval that lapsed (PydanticAI
+    ends the run with ``DeferredToolRequests`` again, the call's metadata holding the new
+    approval request)."""
+    if refusal.approval is None or guarded is None:
         return None
     if not _defers(getattr(getattr(ctx, "agent", None), "output_type", None), _DEPTH):
         return None

@@ -29,7 +29,7 @@ from standard_tool.adapters import (
     issues_from_pydantic,
     pack_metadata,
 )
-from standard_tool.boundary import guarded_of, with_request_id
+from standard_tool.boundary import Approver, check_approver, guarded_of, with_request_id
 from standard_tool.exceptions import (
     Issue,
     NotJsonError,
@@ -43,6 +43,7 @@ from standard_tool.exceptions import (
 )
 from standard_tool.names import OPENAI_NAMES, NameMap, NameRule, sanitize_name
 
+from ._approvals import approved_context, check_expires_in, record_denials
 from ._boundary import deferral
 from ._compat import ToolFailed
 from ._context import ContextOption, context_getter, deps
@@ -296,8 +297,13 @@ class _StandardFunctionSchema(FunctionSchema):
         owner = self._owner
         get_context = owner._get_context
         context = ctx.deps if get_context is deps else get_context(ctx)
-        if owner._guarded is not None:
+        guarded = owner._guarded
+        if guarded is not None:
             context = with_request_id(owner._standard, context, ctx.tool_call_id)
+            if ctx.tool_call_approved:  # a person approved it in PydanticAI: the gate records it
+                context = approved_context(
+                    guarded, args_dict, context, ctx, owner._approver, owner._expires_in
+                )
         typed = TYPED_ERRORS.get()
         token = TYPED_ERRORS.set(False) if typed else None
         try:
@@ -343,9 +349,13 @@ class StandardPydanticAITool(Tool[Any]):
         context: ContextOption = "deps",
         on_failure: OnFailure = "report",
         strict: bool | None = None,
+        approver: Approver | None = None,
+        approval_expires_in: float | None = None,
     ) -> None:
         if on_failure not in _ON_FAILURE:
             raise UsageError(f"on_failure must be one of {_ON_FAILURE}, not {on_failure!r}")
+        self._approver = check_approver(approver)
+        self._expires_in = check_expires_in(approval_expires_in)
         self._standard = tool
         self._get_context = context_getter(context)
         self._on_failure = on_failure
@@ -405,12 +415,14 @@ class StandardPydanticAITool(Tool[Any]):
 
     async def prepare_tool_def(self, ctx: RunContext[Any]) -> ToolDefinition | None:
         """The tool's definition for this run step; ``None`` (not offered to the model) for a
-        guarded tool its gate hides from this run's context."""
+        guarded tool its gate hides from this run's context. For a guarded tool, first records
+        in its gate the denials PydanticAI answered in the run's last request (see
+        :func:`record_denials`)."""
         guarded = self._guarded
-        if guarded is not None and not guarded.gate.visible(
-            [guarded.wrapped], self._get_context(ctx)
-        ):
-            return None
+        if guarded is not None:
+            record_denials(guarded, ctx, self._get_context, self._approver)
+            if not guarded.gate.visible([guarded.wrapped], self._get_context(ctx)):
+                return None
         return await super().prepare_tool_def(ctx)
 
     def __repr__(self) -> str:
@@ -454,6 +466,8 @@ def to_pydantic_ai(
     context: ContextOption = "deps",
     on_failure: OnFailure = "report",
     strict: bool | None = None,
+    approver: Approver | None = None,
+    approval_expires_in: float | None = None,
 ) -> Tool[Any]:
     """A PydanticAI ``Tool`` running ``tool`` (anything :func:`standard_tool.adopt` takes).
 
@@ -470,6 +484,14 @@ def to_pydantic_ai(
             as the result), ``"retry"`` a ``ModelRetry`` (it counts against the tool's
             retries), ``"raise"`` the typed error, out of ``agent.run``.
         strict: PydanticAI's ``strict`` for the tool; ``None`` leaves it to PydanticAI.
+        approver: for a guarded tool, who decides on its held calls in PydanticAI's deferred
+            tools (``DeferredToolResults``), as the gate records them: a name, or a function
+            of the call's standard context that gives one (``lambda context:
+            context["reviewer"]``). PydanticAI carries no approver: without one, a decision
+            to record raises ``UsageError`` out of ``agent.run``.
+        approval_expires_in: seconds an approval given in PydanticAI holds once recorded (the
+            call runs at once, under it; one that lapses meanwhile, behind a slow policy say,
+            is held again).
     """
     standard = st.adopt(tool)
     return StandardPydanticAITool(
@@ -478,6 +500,8 @@ def to_pydantic_ai(
         context=context,
         on_failure=on_failure,
         strict=strict,
+        approver=approver,
+        approval_expires_in=approval_expires_in,
     )
 
 
@@ -493,6 +517,8 @@ def to_pydantic_ai_toolset(
     context: ContextOption = "deps",
     on_failure: OnFailure = "report",
     strict: bool | None = None,
+    approver: Approver | None = None,
+    approval_expires_in: float | None = None,
 ) -> FunctionToolset[Any]:
     """A ``FunctionToolset`` of one tool or several, in order, each as :func:`to_pydantic_ai`
     makes it; two tools whose names collide (before or after sanitizing) raise
@@ -512,7 +538,13 @@ def to_pydantic_ai_toolset(
         seen.append((index, standard))
         exported.append(
             to_pydantic_ai(
-                standard, name=name, context=context, on_failure=on_failure, strict=strict
+                standard,
+                name=name,
+                context=context,
+                on_failure=on_failure,
+                strict=strict,
+                approver=approver,
+                approval_expires_in=approval_expires_in,
             )
         )
     return FunctionToolset(exported, id=id)
