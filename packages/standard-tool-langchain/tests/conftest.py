@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
@@ -42,7 +43,7 @@ def run_tool_loop(
         if not reply.tool_calls:
             break
         for call in reply.tool_calls:
-            messages.append(by_name[call["name"]].invoke(call, config=config))
+            messages.append(by_name[call["name"]].invoke(call, config=cast(RunnableConfig, config)))
     return model, messages
 
 

@@ -105,7 +105,7 @@ def test_a_typed_context_carries_the_tool_call_id_actor_and_tenant_to_the_gate()
     first's result); another tenant's call with the same id is its own call, and charges."""
     from langgraph.prebuilt import create_react_agent
 
-    from .conftest import ToolCallingFakeModel
+    from .conftest import ToolCallingFakeModel  # type: ignore[import-not-found]
 
     charges: list[Any] = []
     seen: list[tuple[str | None, str | None, str]] = []
@@ -132,7 +132,7 @@ def test_a_typed_context_carries_the_tool_call_id_actor_and_tenant_to_the_gate()
         model = ToolCallingFakeModel(messages=iter(replies), seen_tools=[])
         with warnings.catch_warnings():  # LangGraph 1.x: moved to langchain.agents.create_agent
             warnings.filterwarnings("ignore", message=".*create_react_agent has been moved")
-            agent = create_react_agent(model, [tool], context_schema=Caller)
+            agent: Any = create_react_agent(model, [tool], context_schema=Caller)
         out = agent.invoke({"messages": [HumanMessage("charge")]}, context=Caller("ada", tenant))
         return [m for m in out["messages"] if isinstance(m, ToolMessage)]
 

@@ -13,10 +13,11 @@ from pydantic import PrivateAttr
 
 import standard_tool as st
 from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions, pack_metadata
-from standard_tool.boundary import with_request_id
+from standard_tool.boundary import Approver, check_approver, with_request_id
 from standard_tool.exceptions import NotJsonError, ToolRefusedError
 from standard_tool.names import OPENAI_NAMES, NameRule, sanitize_name
 
+from ._approvals import Pause, watch
 from ._context import ContextGetter, context_from_config
 from ._events import AsyncEvents, events_for
 
@@ -48,13 +49,19 @@ class StandardStructuredTool(StructuredTool):
 
     _standard: Any = PrivateAttr(default=None)
     _get_context: Any = PrivateAttr(default=None)
+    _approver: Any = PrivateAttr(default=None)
 
     @classmethod
     def from_standard(
-        cls, tool: st.StandardTool, context: ContextGetter | None = None, name: str | None = None
+        cls,
+        tool: st.StandardTool,
+        context: ContextGetter | None = None,
+        name: str | None = None,
+        approver: Approver | None = None,
     ) -> StandardStructuredTool:
         """The LangChain tool for ``tool`` (named ``name``, default the tool's own name); its
-        schemas are derived later, on first use."""
+        schemas are derived later, on first use. ``approver`` names who decides on a call its
+        gate holds, when a LangGraph run pauses for it (see :func:`to_langchain`)."""
         meta = getattr(tool, "meta", None) or {}
         func, coroutine = keyword_functions(tool)
         native = cls.model_construct(
@@ -67,6 +74,8 @@ class StandardStructuredTool(StructuredTool):
         del native.__dict__["metadata"]  # a default of None until derived
         native._standard = tool
         native._get_context = context
+        native._approver = approver
+        watch(tool)
         return native
 
     def __getattr__(self, name: str) -> Any:
@@ -147,7 +156,20 @@ class StandardStructuredTool(StructuredTool):
         events = events_for(config, asynchronous=False)
         try:
             with st.reporting(events or st.current_reporter()):
-                result = st.call(self._standard, kwargs, context)
+                try:
+                    result = st.call(self._standard, kwargs, context)
+                except ToolRefusedError as error:
+                    pause = self._pause(error, kwargs, context, config)
+                    if pause is None:
+                        raise
+                    while True:  # each turn takes one answer, or pauses the run
+                        pause.turn()
+                        try:
+                            result = st.call(self._standard, kwargs, context)
+                            break
+                        except ToolRefusedError as again:
+                            if not pause.still(again):
+                                raise
             return _content_and_artifact(self._standard, result)
         except _REPORTED as error:
             _report(error)
@@ -161,7 +183,20 @@ class StandardStructuredTool(StructuredTool):
         events = events_for(config, asynchronous=True)
         try:
             with st.reporting(events or st.current_reporter()):
-                result = await st.acall(self._standard, kwargs, context)
+                try:
+                    result = await st.acall(self._standard, kwargs, context)
+                except ToolRefusedError as error:
+                    pause = self._pause(error, kwargs, context, config)
+                    if pause is None:
+                        raise
+                    while True:
+                        pause.turn()
+                        try:
+                            result = await st.acall(self._standard, kwargs, context)
+                            break
+                        except ToolRefusedError as again:
+                            if not pause.still(again):
+                                raise
             return _content_and_artifact(self._standard, result)
         except _REPORTED as error:
             _report(error)
@@ -169,6 +204,16 @@ class StandardStructuredTool(StructuredTool):
         finally:
             if isinstance(events, AsyncEvents):
                 await events.flush()
+
+    def _pause(
+        self, error: ToolRefusedError, arguments: Any, context: Any, config: Any
+    ) -> Pause | None:
+        """How a model's call that its gate held waits for a person inside a LangGraph run
+        with a checkpointer; ``None`` elsewhere (the model reads the refusal)."""
+        call_id = _TOOL_CALL_ID.get()
+        if call_id is None:
+            return None
+        return Pause.of(self._standard, error, arguments, context, call_id, config, self._approver)
 
 
 def _report(error: Exception) -> None:
@@ -198,7 +243,11 @@ def _content_and_artifact(tool: st.StandardTool, result: Any) -> tuple[Any, Any]
 
 
 def to_langchain(
-    tool: Any, *, name: str | None = None, context: ContextGetter | None = None
+    tool: Any,
+    *,
+    name: str | None = None,
+    context: ContextGetter | None = None,
+    approver: Approver | None = None,
 ) -> BaseTool:
     """A LangChain ``StructuredTool`` running ``tool`` (anything :func:`standard_tool.adopt` takes).
 
@@ -206,16 +255,29 @@ def to_langchain(
     kept in the metadata and restored by ``from_langchain``). ``context`` builds the standard
     context from the ``RunnableConfig`` of each call; by default it is
     ``config["configurable"]``.
+
+    A model's call that the tool's gate holds for a person's approval, made by LangGraph
+    (a ``ToolNode``, an agent) in a run with a checkpointer, pauses the run with
+    ``langgraph.types.interrupt`` (its value is the approval request); the answer the app
+    resumes with is recorded in the gate, and the call then runs once, or the model reads
+    the refusal. ``approver`` names who decides (a name, or a function of the call's
+    context), unless the answer names them; elsewhere the model reads the refusal.
     """
+    check_approver(approver)
     standard = st.adopt(tool)
     name = name or sanitize_name(standard.name, NAMES)
-    return StandardStructuredTool.from_standard(standard, context, name)
+    return StandardStructuredTool.from_standard(standard, context, name, approver)
 
 
 def to_langchain_tools(
-    tools: Iterable[Any] | Any, *, context: ContextGetter | None = None
+    tools: Iterable[Any] | Any,
+    *,
+    context: ContextGetter | None = None,
+    approver: Approver | None = None,
 ) -> list[BaseTool]:
     """LangChain tools for one tool or several; two names that collide raise ``ToolNameError``."""
     return export_tools(
-        tools, lambda tool, name: to_langchain(tool, name=name, context=context), NAMES
+        tools,
+        lambda tool, name: to_langchain(tool, name=name, context=context, approver=approver),
+        NAMES,
     )
