@@ -146,11 +146,18 @@ BOUNDARY_LINT_REQUIRES = (
 """What the ``lint`` session adds for ``mypy`` on the boundary's tests."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
-INTEGRATION_REQUIRES = ("pytest-examples>=0.0.18", "cedarpy>=4.12,<5", "redis>=5")
+INTEGRATION_REQUIRES = (
+    "pytest-examples>=0.0.18",
+    "cedarpy>=4.12,<5",
+    "redis>=5",
+    "starlette>=0.37",
+    *INBOX_REQUIRES,
+)
 """cedarpy: the worked example of the execution boundary (``examples/crm.py``) runs a Cedar
 policy in every framework. redis: the load test of guarded tools served over MCP
 (``integration_tests/test_mcp_load.py``) shares its gate's records in a real ``redis-server``
-(which must be installed, as for the ``boundary`` session)."""
+(which must be installed, as for the ``boundary`` session). starlette and httpx2: the example's
+held call is decided in the approvals inbox."""
 REAL_TOOLS = "integration_tests/real_tools"
 """The corpus of real third-party tools, run by the ``real-tools`` session only (the
 ``integration`` session's conftest leaves the folder out)."""

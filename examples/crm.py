@@ -14,6 +14,15 @@ draft into a small SQLite CRM, behind a gate.
 ``Crm(path)`` makes and seeds the database; ``create_task_draft(crm)`` is the tool;
 ``crm_gate(crm, store)`` the gate. The tests run every case through every installed
 framework (``integration_tests/test_crm_example.py``).
+
+A held call, from the model to the person and back (:func:`drafting_graph`): LangGraph runs
+the model's call of the guarded tool, and the run pauses (``result["__interrupt__"]``: the
+gate's approval request, the arguments whole); the people who decide see it in the approvals
+inbox (``standard_tool.boundary.inbox(gate, approvers=...)``, or ``standard-tool approvals
+serve``) over the same store, and one approves or rejects it there; the app then resumes the
+run (``Command(resume={"type": "approve"})``), and the draft is written once, as approved, or
+the model reads ``denied``. A decision made in the inbox stands: the resume only carries the
+run on.
 """
 
 from __future__ import annotations
@@ -173,3 +182,23 @@ def crm_gate(crm: Crm, store: Store, *, budget: int = 100) -> Gate:
         store=store,
         budgets=[Budget(budget, key="tenant")],
     )
+
+
+def drafting_graph(crm: Crm, gate: Gate) -> Any:
+    """A LangGraph graph running the model's calls of ``create_task_draft`` behind ``gate``
+    (a ``ToolNode``, with a checkpointer so that a held call pauses the run and resumes).
+    The caller is ``config["configurable"]``'s ``actor`` and ``tenant``; the model's call id
+    is the request id. A decision given in the resume itself is recorded as the app's own
+    (``approver="crm-app"``); one made in the inbox is recorded as that person's."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    from standard_tool_langchain import to_langchain
+
+    tool = to_langchain(gate.guard(create_task_draft(crm)), approver="crm-app")
+    graph = StateGraph(MessagesState)
+    graph.add_node("tools", ToolNode([tool]))
+    graph.add_edge(START, "tools")
+    graph.add_edge("tools", END)
+    return graph.compile(checkpointer=InMemorySaver())

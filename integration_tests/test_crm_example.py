@@ -18,7 +18,7 @@ from runtimes import refusal_payload
 
 import standard_tool as st
 from examples.crm import Crm, create_task_draft, crm_gate
-from standard_tool.boundary import Gate, SqliteStore
+from standard_tool.boundary import Gate, SqliteStore, record_key
 from standard_tool.exceptions import ToolRefusedError
 from standard_tool.registry import runtime
 
@@ -260,3 +260,87 @@ def test_a_disabled_tool_is_refused(crm: Setup) -> None:
     crm.gate.enable("create_task_draft")
     assert crm.call(DRAFT).code is None
     assert len(crm.crm.drafts()) == 1
+
+
+# -- a held call, from the model to the person and back --------------------------------------
+
+APPROVERS = {"bob": "bob-token-0123456789abcdef"}
+ORIGIN = "http://testserver"
+
+
+def _proposal(call_id: str) -> Any:
+    """The model's message proposing the long draft (what a chat model sends back)."""
+    from langchain_core.messages import AIMessage
+
+    call = {"name": "create_task_draft", "args": LONG, "id": call_id, "type": "tool_call"}
+    return AIMessage("", tool_calls=[call])
+
+
+def _decide_in_the_inbox(gate: Gate, request_id: str, decision: str, reason: str = "") -> str:
+    """Bob signs in to the approvals inbox, finds the held call, and decides it; the page."""
+    import html
+    import re
+
+    from starlette.testclient import TestClient
+
+    from standard_tool.boundary import inbox
+
+    web = TestClient(inbox(gate, APPROVERS), base_url=ORIGIN)
+    signed = web.post("/sign-in", data={"token": APPROVERS["bob"]}, headers={"Origin": ORIGIN})
+    assert signed.status_code == 200
+    assert f'data-request-id="{request_id}"' in signed.text  # the held call, listed
+    assert html.escape(LONG["summary"].strip()) in signed.text  # its arguments, whole
+    csrf = re.search(r'name="csrf" value="([^"]+)"', signed.text)
+    assert csrf is not None
+    form = {
+        "csrf": html.unescape(csrf[1]),
+        "request_id": f'"{request_id}"',
+        "tenant": '"acme"',
+        "actor": '"ann"',
+        "decision": decision,
+        "reason": reason,
+    }
+    answer = web.post("/decide", data=form, headers={"Origin": ORIGIN})
+    assert answer.status_code == 200
+    return answer.text
+
+
+@pytest.mark.parametrize("decision", ["approve", "reject"])
+def test_a_held_draft_pauses_in_langgraph_and_the_inbox_decides(
+    tmp_path: Path, decision: str
+) -> None:
+    from langgraph.types import Command
+
+    from examples.crm import drafting_graph
+
+    data = Crm(tmp_path / "crm.sqlite")
+    gate = crm_gate(data, SqliteStore(tmp_path / "gate.sqlite"))
+    graph = drafting_graph(data, gate)
+    config = {"configurable": {"thread_id": "t-1", **ANN}}
+
+    paused = graph.invoke({"messages": [_proposal("call-1")]}, config)
+    [asked] = paused["__interrupt__"]
+    assert asked.value["request_id"] == "call-1" and asked.value["arguments"] == LONG
+    assert (asked.value["tenant"], asked.value["actor"]) == ("acme", "ann")
+    assert data.drafts() == []  # nothing written before a person decides
+
+    # The inbox runs on its own: another gate object over the same store, as another process.
+    inboxes_gate = crm_gate(data, SqliteStore(tmp_path / "gate.sqlite"))
+    page = _decide_in_the_inbox(inboxes_gate, "call-1", decision, reason="not this quarter")
+    decided = gate.store.approval(record_key("acme", "ann", "call-1"))
+    assert decided is not None and decided.approver == "bob"
+    assert decided.status == ("approved" if decision == "approve" else "rejected")
+    assert "bob" in page and ("not this quarter" in page) == (decision == "reject")
+
+    for _ in range(2):  # the resume, and a second resume of the same pause
+        resumed = graph.invoke(Command(resume={"type": "approve"}), config)
+        reply = resumed["messages"][-1]
+        if decision == "approve":
+            assert [row[2] for row in data.drafts()] == ["call-1"]  # once, as approved
+            assert '"draft_id"' in reply.content
+        else:
+            assert data.drafts() == []
+            assert refusal_payload(reply.content)["code"] == "denied"
+            assert "not this quarter" not in reply.content
+    used = gate.store.approval(record_key("acme", "ann", "call-1"))
+    assert used is not None and used.approver == "bob"

@@ -354,6 +354,8 @@ def test_the_gate_records_when_a_call_was_decided() -> None:
     assert _listed(gate.store, "pending") == ["r-2", "r-1"]
     gate.reject("r-2", approver="bob", actor="ann", reason="no")
     gate.approve("r-1", approver="bob", actor="ann")
-    decided = gate.store.list_approvals(status="decided")  # type: ignore[attr-defined]
+    decided = gate.store.list_approvals(status="decided")
     assert [(a.request_id, a.status) for a in decided] == [("r-1", "approved"), ("r-2", "rejected")]
-    assert decided[1].created <= decided[1].decided <= decided[0].decided
+    first, second = decided[0].decided, decided[1].decided
+    assert first is not None and second is not None
+    assert decided[1].created <= second <= first
