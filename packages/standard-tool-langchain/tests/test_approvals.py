@@ -480,3 +480,50 @@ def test_a_typed_context_carries_the_call_through_the_pause() -> None:
     assert [(v["request_id"], v["tenant"]) for v in asked(out)] == [("c1", "acme")]
     graph.invoke(resume({"type": "approve"}), config, context=context)
     assert till.charged == [500] and till.approval("c1").approver == "lead of acme"
+
+
+# -- langchain.agents.create_agent: each call its own task, resumed by interrupt id ----------
+
+
+def _langchain_1() -> bool:
+    """Whether this is LangChain 1.x, whose ``langchain.agents.create_agent`` the
+    ``langchain-1.8.3`` session installs (imported for real there: a missing one fails)."""
+    from importlib.metadata import version
+
+    return int(version("langchain-core").split(".")[0]) >= 1
+
+
+@pytest.mark.skipif(not _langchain_1(), reason="create_agent comes with LangChain 1.x")
+def test_create_agent_resumes_each_held_call_by_its_interrupt_id() -> None:
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    till = Till()
+    replies = [AIMessage("", tool_calls=[call(500, "c1"), call(700, "c2")]), AIMessage("Done.")]
+    model = ToolCallingFakeModel(messages=iter(replies), seen_tools=[])
+    graph = create_agent(model, tools=[till.native], checkpointer=InMemorySaver())
+    config = caller("t-create-agent")
+    out = graph.invoke({"messages": [HumanMessage("charge")]}, config)
+    by_call = {i.value["request_id"]: i.id for i in out["__interrupt__"]}
+    assert sorted(by_call) == ["c1", "c2"] and len(set(by_call.values())) == 2
+    assert till.charged == []
+
+    # An answer that names no call, with two held: refused, and both still wait.
+    out = graph.invoke(resume({by_call["c1"]: {"type": "approve"}}), config)
+    assert till.charged == [] and till.approval("c1").status == "pending"
+    assert "several calls" in ({v["request_id"]: v.get("refused") for v in asked(out)}["c1"] or "")
+
+    by_call = {i.value["request_id"]: i.id for i in out["__interrupt__"]}
+    answers = {
+        by_call["c1"]: {"type": "approve", "request_id": "c1"},
+        by_call["c2"]: {"type": "reject", "request_id": "c2", "message": "too much"},
+    }
+    out = graph.invoke(resume(answers), config)
+    assert out["messages"][-1].content == "Done."
+    assert till.charged == [500]
+    assert refusal(results(out)["c2"])["code"] == "denied"
+    assert "too much" not in str(results(out)["c2"].content)
+    assert (till.approval("c1").status, till.approval("c1").approver) == ("used", "bob")
+    assert (till.approval("c2").status, till.approval("c2").reason) == ("rejected", "too much")
+    graph.invoke(resume(answers), config)  # the same answers again: nothing runs twice
+    assert till.charged == [500]
