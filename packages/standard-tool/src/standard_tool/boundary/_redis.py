@@ -10,7 +10,7 @@ from typing import Any, Literal, cast
 
 from ..exceptions import UsageError
 from ._store import Bucket, check_listing, listed_at
-from ._types import Approval, Receipt
+from ._types import Approval, Receipt, key_part
 
 __all__ = ["RedisStore"]
 
@@ -190,12 +190,6 @@ def _approval_args(approval: Approval) -> list[str]:
     ]
 
 
-def _tenant(tenant: str | None) -> str:
-    """A tenant in the name of its listing's sorted sets, as :func:`~standard_tool.boundary.
-    record_key` writes it (``-`` for none, else the length, a colon and the text)."""
-    return "-" if tenant is None else f"{len(tenant)}:{tenant}"
-
-
 class RedisStore:
     """A :class:`~standard_tool.boundary.Store` in the Redis server at ``url``
     (``redis://host:port/db``, ``rediss://`` for TLS; see ``redis.Redis.from_url``), its keys
@@ -313,7 +307,7 @@ class RedisStore:
     def _approval_keys(self, approval: Approval) -> list[str]:
         """The keys of :data:`SAVE_APPROVAL` and :data:`DECIDE`: the approval's hash, then the
         listing's sorted sets (pending, every tenant's and its tenant's; then decided)."""
-        tenant = _tenant(approval.tenant)
+        tenant = key_part(approval.tenant)
         return [
             self._key("{approval}", approval.key),
             self._key("{approval}", "pending"),
@@ -356,7 +350,7 @@ class RedisStore:
         status's sorted set (every tenant's, or the tenant's), then their approvals, in two
         round trips."""
         check_listing(status, tenant, limit)
-        index = status if tenant is ... else f"{status}:{_tenant(tenant)}"
+        index = status if tenant is ... else f"{status}:{key_part(tenant)}"
         keys = self._redis.zrevrange(self._key("{approval}", index), 0, limit - 1)
         if not keys:
             return []

@@ -17,6 +17,7 @@ __all__ = [
     "Decision",
     "Receipt",
     "call_digest",
+    "key_part",
     "record_key",
 ]
 
@@ -75,9 +76,13 @@ def record_key(tenant: str | None, actor: str | None, request_id: str) -> str:
     tenant and actor, so that no caller reaches another's. Written so that no two triples give
     the same key (``-`` for none, else the length, a colon and the text), whatever a caller
     puts in a request id."""
-    t = "-" if tenant is None else f"{len(tenant)}:{tenant}"
-    a = "-" if actor is None else f"{len(actor)}:{actor}"
-    return f"{t}/{a}/{request_id}"
+    return f"{key_part(tenant)}/{key_part(actor)}/{request_id}"
+
+
+def key_part(name: str | None) -> str:
+    """A tenant or an actor as :func:`record_key` writes it: ``-`` for none, else the length,
+    a colon and the text (no two names give the same part)."""
+    return "-" if name is None else f"{len(name)}:{name}"
 
 
 @dataclass(frozen=True, eq=False)
