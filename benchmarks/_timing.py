@@ -1,4 +1,9 @@
-"""The timing loops and row formats the benchmark scripts share.
+"""The timing loops, row formats and measured subject the benchmark scripts share.
+
+The subject is one two-integer ``add``: :func:`add` / :func:`aadd` for a framework's own tool
+and for ``st.tool``, :func:`schema_tool` for a tool of a raw JSON Schema (:data:`SCHEMA`).
+:func:`conversions` times an adapter's export of 10, 100 and 1,000 of them, and
+:func:`native_reference` the framework building as many of its own.
 
 Each script imports this module as ``_timing``: run as ``python benchmarks/x_bench.py``, the
 script's own folder is first on ``sys.path``. Per-call figures are µs per call, one-off
@@ -13,22 +18,32 @@ import statistics
 import time
 import timeit
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TypeVar
+from functools import partial
+from typing import Any, TypeVar
+
+import standard_tool as st
 
 __all__ = [
+    "SCHEMA",
     "MinMedian",
+    "aadd",
+    "add",
     "aloop_us",
     "apair_us",
     "best_us",
+    "conversions",
     "fresh_runs_ms",
     "loop_us",
+    "make_tools",
     "min_median",
     "ms_row",
+    "native_reference",
     "pair_us",
     "ratio_row",
     "rounds_us",
     "runs_ms",
     "runs_us",
+    "schema_tool",
     "spread",
 ]
 
@@ -36,6 +51,76 @@ T = TypeVar("T")
 
 MinMedian = tuple[float, float]
 """The minimum and the median of a figure set."""
+REPEAT = 7
+"""Runs of each one-off operation."""
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+    "required": ["a", "b"],
+    "additionalProperties": False,
+}
+"""The input schema of :func:`schema_tool`: what ``add`` takes."""
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers.
+
+    Args:
+        a: The first addend.
+        b: The second addend.
+    """
+    return a + b
+
+
+async def aadd(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+
+def schema_tool(name: str = "add") -> st.Tool:
+    """``add`` as a standard tool of a raw JSON Schema."""
+    return st.Tool(
+        name=name,
+        description="Add two integers.",
+        input_schema=SCHEMA,
+        execute=lambda i: i["a"] + i["b"],
+    )
+
+
+def make_tools(n: int, kind: str) -> list[Any]:
+    """``n`` distinct tools: of a raw JSON Schema (``kind`` ``"schema"``), else functions."""
+    if kind == "schema":
+        return [schema_tool(f"t{i}") for i in range(n)]
+    return [st.tool(add, name=f"t{i}") for i in range(n)]
+
+
+def conversions(
+    convert: Callable[[list[Any], bool], object],
+    *,
+    shown: str,
+    width: int,
+    repeat: int = REPEAT,
+) -> None:
+    """Print the time to export 10, 100 and 1,000 tools of each kind (fresh tools each run:
+    nothing derived is cached yet): ``convert(tools, False)`` alone, then
+    ``convert(tools, True)``, which also makes what a model is sent (``shown``)."""
+    for bind in (False, True):
+        for kind in ("schema", "function"):
+            for n in (10, 100, 1000):
+                runs = fresh_runs_ms(
+                    lambda tools, bind=bind: convert(tools, bind),
+                    partial(make_tools, n, kind),
+                    runs=repeat,
+                )
+                what = f"convert + {shown}" if bind else "convert"
+                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=width, tools=n))
+
+
+def native_reference(
+    label: str, build: Callable[[int], object], *, width: int, n: int = 1000
+) -> None:
+    """For scale: the framework building ``n`` tools of its own from ``add`` (``build(n)``)."""
+    print(ms_row(f"native {label} {n}", runs_ms(partial(build, n), runs=3), width=width))
 
 
 def runs_us(fn: Callable[[], object], *, number: int, repeat: int) -> list[float]:

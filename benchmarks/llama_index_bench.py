@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable
-from functools import partial
 from importlib.metadata import version
 from typing import Any, cast
 
@@ -18,21 +17,18 @@ from llama_index.core.tools.calling import call_tool
 import standard_tool as st
 from standard_tool_llama_index import to_llama_index
 
-from _timing import MinMedian, fresh_runs_ms, ms_row, pair_us, ratio_row, runs_ms
+from _timing import (
+    MinMedian,
+    add,
+    conversions,
+    native_reference,
+    pair_us,
+    ratio_row,
+    schema_tool,
+)
 
 REPEAT = 7
 ROUNDS = 100
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-    "required": ["a", "b"],
-    "additionalProperties": False,
-}
-
-
-def add(a: int, b: int) -> int:
-    """Add two integers."""
-    return a + b
 
 
 def compare(
@@ -45,15 +41,6 @@ def compare(
 
 def row(label: str, native: MinMedian, ours: MinMedian) -> None:
     print(ratio_row(label, native, ours, width=36))
-
-
-def schema_tool(name: str = "add") -> st.Tool:
-    return st.Tool(
-        name=name,
-        description="Add two integers.",
-        input_schema=SCHEMA,
-        execute=lambda i: i["a"] + i["b"],
-    )
 
 
 def calls(number: int = 200) -> None:
@@ -117,12 +104,6 @@ def calls(number: int = 200) -> None:
         loop.close()
 
 
-def make_tools(n: int, kind: str) -> list[Any]:
-    if kind == "schema":
-        return [schema_tool(f"t{i}") for i in range(n)]
-    return [st.tool(add, name=f"t{i}") for i in range(n)]
-
-
 def convert(tools: list[Any], bind: bool) -> None:
     """``to_llama_index`` each tool, then (``bind``) its OpenAI form, as agents do."""
     for tool in tools:
@@ -131,35 +112,18 @@ def convert(tools: list[Any], bind: bool) -> None:
             native.metadata.to_openai_tool()
 
 
-def conversions() -> None:
-    """``to_llama_index`` alone (schemas derived on first use), then with the OpenAI form of each."""
-    for bind in (False, True):
-        for kind in ("schema", "function"):
-            for n in (10, 100, 1000):
-                # fresh tools for each run: nothing derived is cached yet
-                runs = fresh_runs_ms(
-                    partial(convert, bind=bind), partial(make_tools, n, kind), runs=REPEAT
-                )
-                what = "convert + to_openai_tool" if bind else "convert"
-                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=44, tools=n))
-
-
-def native_reference(n: int = 1000) -> None:
-    """For scale: LlamaIndex building its own tools from the same function."""
-
-    def build() -> None:
-        for i in range(n):
-            FunctionTool.from_defaults(add, name=f"t{i}").metadata.to_openai_tool()
-
-    label = f"native FunctionTool.from_defaults + to_openai_tool {n}"
-    print(ms_row(label, runs_ms(build, runs=3), width=44))
-
-
 if __name__ == "__main__":
     print(
         f"llama-index-core {version('llama-index-core')}; "
         f"per call: min / median of {ROUNDS} alternating rounds; conversions: of {REPEAT} runs"
     )
     calls()
-    conversions()
-    native_reference()
+    conversions(convert, shown="to_openai_tool", width=44)
+    native_reference(
+        "FunctionTool.from_defaults + to_openai_tool",
+        lambda n: [
+            FunctionTool.from_defaults(add, name=f"t{i}").metadata.to_openai_tool()
+            for i in range(n)
+        ],
+        width=44,
+    )

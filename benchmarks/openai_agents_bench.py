@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from functools import partial
 from importlib.metadata import version
 from typing import Any
 
@@ -21,36 +20,20 @@ from agents import FunctionTool, function_tool  # noqa: E402
 import standard_tool as st  # noqa: E402
 from standard_tool_openai_agents import to_openai_agents, tool_context  # noqa: E402
 
-from _timing import MinMedian, apair_us, fresh_runs_ms, ms_row, ratio_row, runs_ms  # noqa: E402
+from _timing import (  # noqa: E402
+    MinMedian,
+    aadd,
+    add,
+    apair_us,
+    conversions,
+    native_reference,
+    ratio_row,
+    schema_tool,
+)
 
 REPEAT = 7
 ROUNDS = 50
 ARGUMENTS = '{"a": 2, "b": 3}'
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-    "required": ["a", "b"],
-    "additionalProperties": False,
-}
-
-
-def add(a: int, b: int) -> int:
-    """Add two integers."""
-    return a + b
-
-
-async def aadd(a: int, b: int) -> int:
-    """Add two integers."""
-    return a + b
-
-
-def schema_tool(name: str = "add") -> st.Tool:
-    return st.Tool(
-        name=name,
-        description="Add two integers.",
-        input_schema=SCHEMA,
-        execute=lambda i: i["a"] + i["b"],
-    )
 
 
 def row(label: str, native: MinMedian, ours: MinMedian) -> None:
@@ -83,12 +66,6 @@ async def calls(number: int = 100) -> None:
         )
 
 
-def make_tools(n: int, kind: str) -> list[Any]:
-    if kind == "schema":
-        return [schema_tool(f"t{i}") for i in range(n)]
-    return [st.tool(add, name=f"t{i}") for i in range(n)]
-
-
 def convert(tools: list[Any], declare: bool) -> None:
     """``to_openai_agents`` each tool, then (``declare``) its schema and strictness, as a run
     reads them to send the model its tools."""
@@ -98,34 +75,15 @@ def convert(tools: list[Any], declare: bool) -> None:
             _ = native.params_json_schema, native.strict_json_schema
 
 
-def conversions() -> None:
-    """``to_openai_agents`` alone (the schema derived on first use), then with the schema a
-    model is sent (the strict walk run for each)."""
-    for declare in (False, True):
-        for kind in ("schema", "function"):
-            for n in (10, 100, 1000):
-                runs = fresh_runs_ms(
-                    partial(convert, declare=declare), partial(make_tools, n, kind), runs=REPEAT
-                )
-                what = "convert + declare" if declare else "convert"
-                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=44, tools=n))
-
-
-def native_reference(n: int = 1000) -> None:
-    """For scale: the SDK building its own tools from the same function."""
-
-    def build() -> None:
-        for i in range(n):
-            function_tool(add, name_override=f"t{i}")
-
-    print(ms_row(f"native function_tool {n}", runs_ms(build, runs=3), width=44))
-
-
 if __name__ == "__main__":
     print(
         f"openai-agents {version('openai-agents')}; "
         f"per call: min / median of {ROUNDS} alternating rounds; conversions: of {REPEAT} runs"
     )
     asyncio.run(calls())
-    conversions()
-    native_reference()
+    conversions(convert, shown="declare", width=44)
+    native_reference(
+        "function_tool",
+        lambda n: [function_tool(add, name_override=f"t{i}") for i in range(n)],
+        width=44,
+    )

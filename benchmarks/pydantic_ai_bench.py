@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import importlib.metadata
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Any
 
 from pydantic_ai import RunContext, Tool
@@ -23,35 +22,18 @@ from pydantic_ai.usage import RunUsage
 import standard_tool as st
 from standard_tool_pydantic_ai import to_pydantic_ai, to_pydantic_ai_toolset
 
-from _timing import apair_us, fresh_runs_ms, ms_row, ratio_row, runs_ms
+from _timing import (
+    aadd,
+    add,
+    apair_us,
+    conversions,
+    native_reference,
+    ratio_row,
+    schema_tool,
+)
 
 REPEAT = 7
 ARGUMENTS = '{"a": 2, "b": 3}'
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-    "required": ["a", "b"],
-    "additionalProperties": False,
-}
-
-
-def add(a: int, b: int) -> int:
-    """Add two integers."""
-    return a + b
-
-
-async def add_async(a: int, b: int) -> int:
-    """Add two integers."""
-    return a + b
-
-
-def schema_tool(name: str = "add") -> st.Tool:
-    return st.Tool(
-        name=name,
-        description="Add two integers.",
-        input_schema=SCHEMA,
-        execute=lambda i: i["a"] + i["b"],
-    )
 
 
 def context() -> RunContext[None]:
@@ -93,16 +75,10 @@ async def calls(number: int = 2000) -> None:
     )
     await compare(
         "async function, function tool",
-        FunctionToolset([Tool(add_async, name="add")]),
-        to_pydantic_ai_toolset([st.tool(add_async, name="add")]),
+        FunctionToolset([Tool(aadd, name="add")]),
+        to_pydantic_ai_toolset([st.tool(aadd, name="add")]),
         number,
     )
-
-
-def make_tools(n: int, kind: str) -> list[Any]:
-    if kind == "schema":
-        return [schema_tool(f"t{i}") for i in range(n)]
-    return [st.tool(add, name=f"t{i}") for i in range(n)]
 
 
 def convert(tools: list[Any], listed: bool) -> None:
@@ -114,34 +90,15 @@ def convert(tools: list[Any], listed: bool) -> None:
             to_pydantic_ai(tool)
 
 
-def conversions() -> None:
-    """``to_pydantic_ai`` alone (schemas derived on first use), then with a first listing of
-    the toolset as an agent run starts with (every tool definition built)."""
-    for listed in (False, True):
-        for kind in ("schema", "function"):
-            for n in (10, 100, 1000):
-                # fresh tools for each run: nothing derived is cached yet
-                runs = fresh_runs_ms(
-                    partial(convert, listed=listed), partial(make_tools, n, kind), runs=REPEAT
-                )
-                what = "to_pydantic_ai_toolset + get_tools" if listed else "to_pydantic_ai"
-                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=52, tools=n))
-
-
-def native_reference(n: int = 1000) -> None:
-    """For scale: PydanticAI building its own toolset from the same function, then listing."""
-
-    def build() -> None:
-        toolset = FunctionToolset([Tool(add, name=f"t{i}") for i in range(n)])
-        asyncio.run(toolset.get_tools(context()))
-
-    label = f"native FunctionToolset + get_tools {n}"
-    print(ms_row(label, runs_ms(build, runs=3), width=52))
+def build_toolset(n: int) -> None:
+    """PydanticAI's own toolset of ``n`` tools of ``add``, listed as a run starts."""
+    toolset = FunctionToolset([Tool(add, name=f"t{i}") for i in range(n)])
+    asyncio.run(toolset.get_tools(context()))
 
 
 if __name__ == "__main__":
     version = importlib.metadata.version("pydantic-ai-slim")
     print(f"pydantic-ai-slim {version}; figures are min / median of {REPEAT} runs")
     asyncio.run(calls())
-    conversions()
-    native_reference()
+    conversions(convert, shown="get_tools", width=52)
+    native_reference("FunctionToolset + get_tools", build_toolset, width=52)

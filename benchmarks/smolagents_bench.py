@@ -5,7 +5,6 @@ Run ``python benchmarks/smolagents_bench.py`` with standard-tool-smolagents inst
 
 from __future__ import annotations
 
-from functools import partial
 from importlib.metadata import version
 from typing import Any
 
@@ -17,42 +16,22 @@ import standard_tool as st
 from standard_tool_smolagents import to_smolagents
 from standard_tool_smolagents._scripted import ScriptedModel
 
-from _timing import MinMedian, fresh_runs_ms, ms_row, pair_us, ratio_row, runs_ms
+from _timing import (
+    MinMedian,
+    add,
+    conversions,
+    native_reference,
+    pair_us,
+    ratio_row,
+    schema_tool,
+)
 
 REPEAT = 7
 ROUNDS = 50
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "a": {"type": "integer", "description": "The first addend."},
-        "b": {"type": "integer", "description": "The second addend."},
-    },
-    "required": ["a", "b"],
-    "additionalProperties": False,
-}
-
-
-def add(a: int, b: int) -> int:
-    """Add two integers.
-
-    Args:
-        a: The first addend.
-        b: The second addend.
-    """
-    return a + b
 
 
 def row(label: str, native: MinMedian, ours: MinMedian) -> None:
     print(ratio_row(label, native, ours, width=40))
-
-
-def schema_tool(name: str = "add") -> st.Tool:
-    return st.Tool(
-        name=name,
-        description="Add two integers.",
-        input_schema=SCHEMA,
-        execute=lambda i: i["a"] + i["b"],
-    )
 
 
 def calls(number: int = 2000) -> None:
@@ -101,12 +80,6 @@ def calls(number: int = 2000) -> None:
     )
 
 
-def make_tools(n: int, kind: str) -> list[Any]:
-    if kind == "schema":
-        return [schema_tool(f"t{i}") for i in range(n)]
-    return [st.tool(add, name=f"t{i}") for i in range(n)]
-
-
 def convert(tools: list[Any], bind: bool) -> None:
     """``to_smolagents`` each tool, then (``bind``) what a tool-calling model is sent."""
     for each in tools:
@@ -115,32 +88,15 @@ def convert(tools: list[Any], bind: bool) -> None:
             get_tool_json_schema(native)
 
 
-def conversions() -> None:
-    for bind in (False, True):
-        for kind in ("schema", "function"):
-            for n in (10, 100, 1000):
-                runs = fresh_runs_ms(
-                    partial(convert, bind=bind), partial(make_tools, n, kind), runs=REPEAT
-                )
-                what = "convert + get_tool_json_schema" if bind else "convert"
-                print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=48, tools=n))
-
-
-def native_reference(n: int = 1000) -> None:
-    """For scale: smolagents building its own tools (``@tool``) from the same function."""
-
-    def build() -> None:
-        for _ in range(n):
-            get_tool_json_schema(tool(add))
-
-    print(ms_row(f"native @tool + get_tool_json_schema {n}", runs_ms(build, runs=3), width=48))
-
-
 if __name__ == "__main__":
     print(
         f"smolagents {version('smolagents')}; per call: min / median of {ROUNDS} alternating "
         f"rounds; conversions: of {REPEAT} runs"
     )
     calls()
-    conversions()
-    native_reference()
+    conversions(convert, shown="get_tool_json_schema", width=48)
+    native_reference(
+        "@tool + get_tool_json_schema",
+        lambda n: [get_tool_json_schema(tool(add)) for _ in range(n)],
+        width=48,
+    )

@@ -154,6 +154,7 @@ PUBLIC: dict[str, list[str]] = {
     "standard_tool.adapters": [
         "Accepted",
         "Adapter",
+        "AdoptedTool",
         "BaseRuntime",
         "LARGE_NUMBER",
         "METADATA_KEY",
@@ -164,6 +165,7 @@ PUBLIC: dict[str, list[str]] = {
         "acall_accepted",
         "accepting",
         "accepting_json",
+        "adopt_all",
         "adopt_each",
         "as_tools",
         "call_accepted",
@@ -172,7 +174,9 @@ PUBLIC: dict[str, list[str]] = {
         "keyword_functions",
         "lazy_exports",
         "non_object_refusal",
+        "not_adoptable",
         "pack_metadata",
+        "result_text",
         "unpack_metadata",
     ],
     "standard_tool.hookspecs": [

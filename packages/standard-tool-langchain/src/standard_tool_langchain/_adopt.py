@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError as ValidationErrorV2
 
 import standard_tool as st
 from standard_tool import run_sync
-from standard_tool.adapters import WrapperTool, issues_from_pydantic, unpack_metadata
+from standard_tool.adapters import AdoptedTool, issues_from_pydantic
 from standard_tool.exceptions import Issue, UnsupportedObjectError
 
 from ._context import config_for
@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover
     ValidationErrorV1 = ValidationErrorV2  # type: ignore[misc,assignment]
 
 
-class LangChainTool(WrapperTool):
+class LangChainTool(AdoptedTool):
     """A standard tool that runs a LangChain tool through its own ``invoke``/``ainvoke``.
 
     The input schema is what the model sees (injected arguments left out). The input is
@@ -47,32 +47,29 @@ class LangChainTool(WrapperTool):
     becomes the ``RunnableConfig``'s ``configurable``.
     """
 
+    framework = "LangChain"
+    exported = (StandardStructuredTool,)
     wrapped: BaseTool
     input_by_json_schema = True
 
     def __init__(self, native: BaseTool) -> None:
-        stored = unpack_metadata(native.metadata).fields()
+        super().__init__(
+            native, name=native.name, description=native.description, metadata=native.metadata
+        )
         if native.return_direct:
-            stored["meta"] = {**stored["meta"], "return_direct": True}
-        super().__init__(native, **stored)
-
-    @property
-    def native(self) -> BaseTool:
-        """The LangChain tool."""
-        return self.wrapped
-
-    @cached_property
-    def _ours(self) -> bool:
-        """Whether the tool runs a standard tool (made by ``to_langchain``)."""
-        return isinstance(self.wrapped, StandardStructuredTool)
+            self.meta = {**self.meta, "return_direct": True}
 
     @cached_property
     def input_schema(self) -> Any:
-        """The JSON Schema (or pydantic schema) of the arguments the model provides; for a
-        tool made by ``to_langchain``, the input schema of the standard tool it runs."""
+        """The input schema of the standard tool a tool made by ``to_langchain`` runs (the
+        same object); else what the model sees."""
+        if self._ours:
+            return getattr(self.standard_tool, "input_schema", None)
+        return self.native_input_schema()
+
+    def native_input_schema(self) -> Any:
+        """The JSON Schema (or pydantic schema) of the arguments the model provides."""
         native = self.wrapped
-        if isinstance(native, StandardStructuredTool):
-            return getattr(native.standard_tool, "input_schema", None)
         if isinstance(native.args_schema, dict):
             return dict(native.args_schema)
         if isinstance(native, Tool) and not native.args_schema:
@@ -83,12 +80,6 @@ class LangChainTool(WrapperTool):
         from langchain_core.utils.function_calling import convert_to_openai_tool
 
         return convert_to_openai_tool(native)["function"].get("parameters", {})
-
-    @cached_property
-    def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here, except by a tool made by ``to_langchain``: the standard tool it runs
-        checks its own input."""
-        return not self._ours
 
     @cached_property
     def _hidden_validation(self) -> Any:
@@ -232,9 +223,6 @@ class LangChainTool(WrapperTool):
         finally:
             ERROR_SINK.reset(token)
         return self._finish(output, sink)
-
-    def __repr__(self) -> str:
-        return f"LangChainTool({self.wrapped.name!r})"
 
 
 def _issues(exc: Any) -> Sequence[Issue]:

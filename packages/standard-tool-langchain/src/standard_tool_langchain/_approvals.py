@@ -25,6 +25,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from standard_tool.boundary import (
@@ -71,30 +72,30 @@ def watch(tool: Any) -> None:
         _gates.add(guarded.gate)
 
 
+@dataclass
 class Pause:
     """One held call of a guarded tool inside a LangGraph run: asks, and records answers."""
 
-    def __init__(
-        self,
-        guarded: GuardedTool,
-        approval: Approval,
-        message: str,
-        arguments: Any,
-        context: Any,
-        call_id: str | None,
-        configurable: Mapping[str, Any],
-        approver: Approver | None,
-    ) -> None:
-        self.guarded = guarded
-        self.gate = guarded.gate
-        self.approval = approval
-        self.message = message
-        self.arguments = arguments
-        self.context = context
-        self.call_id = call_id
-        self.configurable = configurable
-        self.approver = approver
-        self.tenant, self.actor = approval.tenant, approval.actor
+    guarded: GuardedTool
+    approval: Approval
+    message: str
+    arguments: Any
+    context: Any
+    call_id: str | None
+    configurable: Mapping[str, Any]
+    approver: Approver | None
+
+    @property
+    def gate(self) -> Gate:
+        return self.guarded.gate
+
+    @property
+    def tenant(self) -> str | None:
+        return self.approval.tenant
+
+    @property
+    def actor(self) -> str | None:
+        return self.approval.actor
 
     @classmethod
     def of(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 import inspect
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -20,8 +20,8 @@ from llama_index.core.tools.types import (
 
 import standard_tool as st
 from standard_tool import run_sync
-from standard_tool.adapters import WrapperTool, unpack_metadata
-from standard_tool.exceptions import ConversionError, Issue, UnsupportedObjectError
+from standard_tool.adapters import AdoptedTool, adopt_all, not_adoptable
+from standard_tool.exceptions import Issue
 
 from ._context import workflow_context
 from ._export import CONTEXT_PARAM, Direct, StandardFunctionTool
@@ -31,7 +31,7 @@ __all__ = ["LlamaIndexTool", "from_llama_index", "from_llama_index_tools"]
 _FRAMEWORK_MODULES = ("llama_index.", "workflows.")
 
 
-class LlamaIndexTool(WrapperTool):
+class LlamaIndexTool(AdoptedTool):
     """A standard tool that runs a LlamaIndex tool as LlamaIndex's agents do (``call`` /
     ``acall`` with keyword arguments).
 
@@ -41,43 +41,23 @@ class LlamaIndexTool(WrapperTool):
     parameter typed as the workflow ``Context`` is filled from the standard context.
     """
 
+    framework = "LlamaIndex"
+    exported = (StandardFunctionTool,)
     wrapped: BaseTool
 
     def __init__(self, native: BaseTool) -> None:
         metadata = native.metadata
-        name = metadata.name
-        if not isinstance(name, str) or not name:
-            raise ConversionError(f"a LlamaIndex tool without a name: {type(native).__name__}")
-        stored = unpack_metadata(getattr(metadata, "standard_tool", None)).fields()
+        super().__init__(
+            native,
+            name=metadata.name,
+            description=metadata.description,
+            metadata=getattr(metadata, "standard_tool", None),
+        )
         if metadata.return_direct:
-            stored["meta"] = {**stored["meta"], "return_direct": True}
-        stored.setdefault("name", name)
-        super().__init__(native, description=metadata.description, **stored)
+            self.meta = {**self.meta, "return_direct": True}
 
-    @property
-    def native(self) -> BaseTool:
-        """The LlamaIndex tool."""
-        return self.wrapped
-
-    @cached_property
-    def _ours(self) -> bool:
-        return isinstance(self.wrapped, StandardFunctionTool)
-
-    @cached_property
-    def input_schema(self) -> Any:
-        """The JSON Schema of the arguments the model provides."""
-        if isinstance(self.wrapped, StandardFunctionTool):
-            return st.input_json_schema(self.wrapped.standard_tool)
+    def native_input_schema(self) -> Any:
         return self.wrapped.metadata.get_parameters_dict()
-
-    @cached_property
-    def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here, except by tools of this package, which check their own input."""
-        return not self._ours
-
-    @cached_property
-    def validate_output(self) -> bool:  # type: ignore[override]
-        return not self._ours
 
     @cached_property
     def _context_param(self) -> str | None:
@@ -186,9 +166,6 @@ class LlamaIndexTool(WrapperTool):
             kwargs[self._context_param] = await workflow_context(context)
         return self._result(await self._async_native.acall(**kwargs))
 
-    def __repr__(self) -> str:
-        return f"LlamaIndexTool({self.name!r})"
-
 
 def _is_framework_value(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
@@ -203,28 +180,21 @@ def from_llama_index(tool: Any) -> LlamaIndexTool:
     engine tool, any subclass) as LlamaIndex's agents run it."""
     if isinstance(tool, BaseTool):
         return LlamaIndexTool(tool)
-    if isinstance(tool, BaseToolSpec):
-        raise UnsupportedObjectError(
-            f"{type(tool).__name__} is a LlamaIndex tool spec, which holds several tools: "
-            "adopt them with from_llama_index_tools(spec)"
-        )
-    raise UnsupportedObjectError(
-        f"not a LlamaIndex tool: {type(tool).__module__}.{type(tool).__qualname__}"
+    raise not_adoptable(
+        tool,
+        "a LlamaIndex tool",
+        holders=(BaseToolSpec,),
+        holder="a LlamaIndex tool spec",
+        many="from_llama_index_tools(spec)",
     )
 
 
 def from_llama_index_tools(tools_or_spec: Any) -> list[LlamaIndexTool]:
     """Standard tools for a tool spec (``BaseToolSpec``: its ``to_tool_list()``), one tool,
     or an iterable of tools and specs."""
-    items: Iterable[Any]
-    if isinstance(tools_or_spec, (BaseTool, BaseToolSpec)):
-        items = [tools_or_spec]
-    else:
-        items = tools_or_spec
-    out: list[LlamaIndexTool] = []
-    for item in items:
-        if isinstance(item, BaseToolSpec):
-            out.extend(from_llama_index(tool) for tool in item.to_tool_list())
-        else:
-            out.append(from_llama_index(item))
-    return out
+    return adopt_all(
+        tools_or_spec,
+        from_llama_index,
+        single=(BaseTool, BaseToolSpec),
+        tools_of=lambda item: item.to_tool_list() if isinstance(item, BaseToolSpec) else None,
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from . import _quiet  # noqa: F401  # isort: skip  (first: imports LlamaIndex quietly)
 import inspect
-import json
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -15,8 +14,8 @@ from llama_index.core.tools.types import BaseTool, ToolOutput
 from llama_index.core.workflow import Context
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions
-from standard_tool.exceptions import ConversionError, Issue, NotJsonError
+from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions, result_text
+from standard_tool.exceptions import ConversionError, Issue
 from standard_tool.names import OPENAI_NAMES, NameRule, check_name, sanitize_name
 
 from ._context import ContextGetter, context_from_workflow
@@ -39,7 +38,6 @@ CONTEXT_PARAM = f"_standard_tool_context_{secrets.token_hex(8)}"
 """The keyword under which LlamaIndex agents pass an exported tool the workflow Context:
 private to the process, so that no model can name it (a model's argument of any name is
 input, checked against the schema)."""
-_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
 @dataclass(frozen=True)
@@ -133,7 +131,7 @@ class StandardFunctionTool(FunctionTool):
 
     def _output(self, arguments: dict[str, Any], result: Any) -> ToolOutput:
         return ToolOutput(
-            content=_text(self._standard, result),
+            content=result_text(self._standard.name, result),
             tool_name=self.metadata.get_name(),
             raw_input={"args": (), "kwargs": arguments},
             raw_output=result,
@@ -174,26 +172,6 @@ def _context_failed(tool: st.StandardTool, exc: Exception) -> st.ToolExecutionEr
     return st.ToolExecutionError(
         tool.name, f"the per-call context could not be built ({type(exc).__name__})"
     )
-
-
-def _text(tool: st.StandardTool, result: Any) -> str:
-    """What the model reads: a string as it is, anything else as JSON text.
-
-    The standard call has checked that the result serializes; should it still not, that is
-    an invalid output, not a crash.
-    """
-    if isinstance(result, str):
-        return result
-    if type(result) is int:
-        return str(result)
-    try:
-        return _JSON.encode(result)
-    except (TypeError, ValueError):
-        pass
-    try:
-        return _JSON.encode(st.jsonable(result))
-    except NotJsonError as exc:
-        raise st.ToolValidationError(tool.name, "output", exc.issues) from None
 
 
 def _check_description(name: str, description: Any) -> str:

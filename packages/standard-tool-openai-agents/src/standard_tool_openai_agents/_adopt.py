@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import inspect
 import json
-from collections.abc import Iterable
 from functools import cached_property
 from typing import Any
 
@@ -13,9 +12,8 @@ import pydantic
 from agents import Agent, FunctionTool, RunContextWrapper, exceptions as sdk_errors
 
 import standard_tool as st
-from standard_tool.adapters import WrapperTool, issues_from_pydantic, unpack_metadata
+from standard_tool.adapters import AdoptedTool, adopt_all, issues_from_pydantic, not_adoptable
 from standard_tool.exceptions import (
-    ConversionError,
     Issue,
     ToolRefusedError,
     UnsupportedObjectError,
@@ -30,7 +28,7 @@ FAILED = "An error occurred while running the tool. Please try again."
 """The SDK's default failure text (0.2.x appends `` Error: <the error>``)."""
 
 
-class OpenAIAgentsTool(WrapperTool):
+class OpenAIAgentsTool(AdoptedTool):
     """A standard tool that runs an Agents SDK ``FunctionTool`` as a run does: its
     ``on_invoke_tool`` with a ``ToolContext`` and the arguments as JSON text.
 
@@ -41,42 +39,23 @@ class OpenAIAgentsTool(WrapperTool):
     only a run asks for it.
     """
 
+    framework = "OpenAI Agents SDK"
+    exported = (StandardFunctionTool,)
     wrapped: FunctionTool
 
     def __init__(self, native: FunctionTool) -> None:
-        if not isinstance(native.name, str) or not native.name:
-            raise ConversionError(f"an Agents SDK tool without a name: {type(native).__name__}")
-        stored = unpack_metadata(getattr(native, "standard_tool_metadata", None)).fields()
-        stored.setdefault("name", native.name)
-        super().__init__(native, description=native.description or "", **stored)
+        super().__init__(
+            native,
+            name=native.name,
+            description=native.description or "",
+            metadata=getattr(native, "standard_tool_metadata", None),
+        )
         seconds = getattr(native, "timeout_seconds", None)
         if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and seconds > 0:
             self.timeout = float(seconds)
 
-    @property
-    def native(self) -> FunctionTool:
-        """The Agents SDK tool."""
-        return self.wrapped
-
-    @cached_property
-    def _ours(self) -> bool:
-        return isinstance(self.wrapped, StandardFunctionTool)
-
-    @cached_property
-    def input_schema(self) -> Any:
-        """The JSON Schema of the arguments the model provides."""
-        if isinstance(self.wrapped, StandardFunctionTool):
-            return st.input_json_schema(self.wrapped.standard_tool)
+    def native_input_schema(self) -> Any:
         return copy.deepcopy(self.wrapped.params_json_schema)
-
-    @cached_property
-    def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here, except by tools of this package, which check their own input."""
-        return not self._ours
-
-    @cached_property
-    def validate_output(self) -> bool:  # type: ignore[override]
-        return not self._ours
 
     @property
     def is_async(self) -> bool:
@@ -144,22 +123,18 @@ class OpenAIAgentsTool(WrapperTool):
             return st.ToolValidationError(self.name, "input", issues)
         return exc
 
-    def __repr__(self) -> str:
-        return f"OpenAIAgentsTool({self.name!r})"
-
 
 def from_openai_agents(tool: Any) -> OpenAIAgentsTool:
     """A standard tool that runs an Agents SDK ``FunctionTool`` (from ``@function_tool``,
     built directly, or exported here) as a run does."""
     if isinstance(tool, FunctionTool):
         return OpenAIAgentsTool(tool)
-    if isinstance(tool, Agent):
-        raise UnsupportedObjectError(
-            f"{type(tool).__name__} is an Agents SDK agent, which holds several tools: "
-            "adopt them with from_openai_agents_tools(agent)"
-        )
-    raise UnsupportedObjectError(
-        f"not an Agents SDK function tool: {type(tool).__module__}.{type(tool).__qualname__}"
+    raise not_adoptable(
+        tool,
+        "an Agents SDK function tool",
+        holders=(Agent,),
+        holder="an Agents SDK agent",
+        many="from_openai_agents_tools(agent)",
     )
 
 
@@ -167,18 +142,18 @@ def from_openai_agents_tools(tools_or_agent: Any) -> list[OpenAIAgentsTool]:
     """Standard tools for an ``Agent``'s tools, one function tool, or an iterable of tools
     and agents. A hosted tool (one OpenAI runs, such as web search) is refused: only
     function tools run here."""
-    items: Iterable[Any]
-    if isinstance(tools_or_agent, (FunctionTool, Agent)):
-        items = [tools_or_agent]
-    else:
-        items = tools_or_agent
-    out: list[OpenAIAgentsTool] = []
-    for item in items:
-        for tool in item.tools if isinstance(item, Agent) else [item]:
-            if not isinstance(tool, FunctionTool):
-                raise UnsupportedObjectError(
-                    f"{type(tool).__name__} is not a function tool (a hosted tool runs on "
-                    "OpenAI's side): only function tools are adopted"
-                )
-            out.append(from_openai_agents(tool))
-    return out
+    return adopt_all(
+        tools_or_agent,
+        _function_tool,
+        single=(FunctionTool, Agent),
+        tools_of=lambda item: item.tools if isinstance(item, Agent) else None,
+    )
+
+
+def _function_tool(tool: Any) -> OpenAIAgentsTool:
+    if not isinstance(tool, FunctionTool):
+        raise UnsupportedObjectError(
+            f"{type(tool).__name__} is not a function tool (a hosted tool runs on "
+            "OpenAI's side): only function tools are adopted"
+        )
+    return OpenAIAgentsTool(tool)

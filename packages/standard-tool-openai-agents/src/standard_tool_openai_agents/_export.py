@@ -13,9 +13,9 @@ from typing import Any
 from agents import FunctionTool
 
 import standard_tool as st
-from standard_tool.adapters import LARGE_NUMBER, export_tools, pack_metadata
+from standard_tool.adapters import LARGE_NUMBER, export_tools, pack_metadata, result_text
 from standard_tool.boundary import Approver, check_approver, guarded_of, with_request_id
-from standard_tool.exceptions import ConversionError, Issue, NotJsonError, ToolRefusedError
+from standard_tool.exceptions import ConversionError, Issue, ToolRefusedError
 from standard_tool.names import OPENAI_NAMES, NameRule, check_name, sanitize_name
 from standard_tool.providers import null_undo, to_openai
 
@@ -45,7 +45,6 @@ FAILURES: ContextVar[list[Exception] | None] = ContextVar(
     "standard_tool_openai_agents_failures", default=None
 )
 """Where an exported tool leaves the typed error behind a failure output the model reads."""
-_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
 def report_failure(ctx: Any, error: Exception) -> str:
@@ -221,7 +220,7 @@ class StandardFunctionTool(FunctionTool):
 
     async def _invoke(self, ctx: Any, input: str) -> Any:
         try:
-            return _text(self._standard, await self.invoke(ctx, input))
+            return result_text(self._standard.name, await self.invoke(ctx, input))
         except _REPORTED as error:
             if self._failure is None:
                 raise
@@ -240,23 +239,6 @@ class StandardFunctionTool(FunctionTool):
 
     def __repr__(self) -> str:
         return f"StandardFunctionTool({self.name!r})"
-
-
-def _text(tool: st.StandardTool, result: Any) -> str:
-    """What the model reads: a string as it is, anything else as JSON text (a result that
-    does not serialize is an invalid output, not a crash)."""
-    if isinstance(result, str):
-        return result
-    if type(result) is int:
-        return str(result)
-    try:
-        return _JSON.encode(result)
-    except (TypeError, ValueError):
-        pass
-    try:
-        return _JSON.encode(st.jsonable(result))
-    except NotJsonError as exc:
-        raise st.ToolValidationError(tool.name, "output", exc.issues) from None
 
 
 def to_openai_agents(

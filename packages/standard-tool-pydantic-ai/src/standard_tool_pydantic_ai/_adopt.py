@@ -20,8 +20,8 @@ import standard_tool as st
 from standard_tool import JsonSchema, Result
 from standard_tool.adapters import (
     METADATA_KEY,
+    AdoptedTool,
     Stored,
-    WrapperTool,
     issues_from_pydantic,
     unpack_metadata,
 )
@@ -124,7 +124,7 @@ def _clip(message: str) -> str:
     return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 3] + "..."
 
 
-class PydanticAITool(WrapperTool):
+class PydanticAITool(AdoptedTool):
     """A standard tool that runs a PydanticAI tool through its toolset's own ``call_tool``.
 
     The input is checked here against the JSON Schema the model sees, JSON types strict
@@ -135,9 +135,11 @@ class PydanticAITool(WrapperTool):
     :class:`ToolValidationError` on the input, ``ToolFailed`` a :class:`ToolExecutionError`.
     """
 
+    framework = "PydanticAI"
     is_async = True
     has_async = True
     input_by_json_schema = True
+    validate_output = False
 
     def __init__(
         self,
@@ -161,12 +163,6 @@ class PydanticAITool(WrapperTool):
         self.toolset = toolset
         self._listed = listed
 
-    @property
-    def native(self) -> Tool[Any] | ToolsetTool[Any]:
-        """The PydanticAI tool (a ``Tool``, or a toolset's ``ToolsetTool``)."""
-        wrapped: Tool[Any] | ToolsetTool[Any] = self.wrapped
-        return wrapped
-
     @cached_property
     def _exported(self) -> bool:
         """Whether the tool is one this package exported: then its errors come back typed."""
@@ -183,12 +179,6 @@ class PydanticAITool(WrapperTool):
     def _ours(self) -> bool:
         """Whether the tool runs a standard tool exported here (its validator is ours)."""
         return isinstance(self._validator, StandardArgsValidator)
-
-    @cached_property
-    def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here, except by a tool exported here: the standard tool it runs checks its
-        own input."""
-        return not self._ours
 
     @cached_property
     def input_schema(self) -> Any:

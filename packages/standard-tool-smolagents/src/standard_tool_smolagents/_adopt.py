@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable
 from functools import cached_property
 from typing import Any
 
@@ -12,8 +11,8 @@ from smolagents.agent_types import AgentType
 from smolagents.tools import validate_tool_arguments
 
 import standard_tool as st
-from standard_tool.adapters import WrapperTool, unpack_metadata
-from standard_tool.exceptions import ConversionError, Issue, UnsupportedObjectError
+from standard_tool.adapters import AdoptedTool, adopt_all, not_adoptable
+from standard_tool.exceptions import Issue
 
 from ._export import StandardSmolTool
 from ._inputs import input_schema_of, output_schema_of
@@ -21,7 +20,7 @@ from ._inputs import input_schema_of, output_schema_of
 __all__ = ["SmolagentsTool", "from_smolagents", "from_smolagents_tools"]
 
 
-class SmolagentsTool(WrapperTool):
+class SmolagentsTool(AdoptedTool):
     """A standard tool that runs a smolagents ``Tool`` as its agents do (``tool(**arguments)``
     after smolagents' own check of the arguments against ``inputs``).
 
@@ -32,62 +31,34 @@ class SmolagentsTool(WrapperTool):
     A tool made by ``to_smolagents`` comes back as the standard tool it runs.
     """
 
+    framework = "smolagents"
+    exported = (StandardSmolTool,)
     wrapped: Tool
 
     def __init__(self, native: Tool) -> None:
-        name = getattr(native, "name", None)
-        if not isinstance(name, str) or not name:
-            raise ConversionError(f"a smolagents tool without a name: {type(native).__name__}")
-        description = getattr(native, "description", None)
-        if not isinstance(description, str):
-            raise ConversionError(f"smolagents tool {name!r}: the description must be a string")
-        fields: dict[str, Any] = {"name": name, "description": description}
-        if isinstance(native, StandardSmolTool):
-            standard = native.standard_tool
-            fields = {
-                **unpack_metadata(native.standard_metadata).fields(),
-                "name": standard.name,
-                "description": standard.description,
-            }
-        super().__init__(native, **fields)
+        named = native.standard_tool if isinstance(native, StandardSmolTool) else native
+        super().__init__(
+            native,
+            name=getattr(named, "name", None),
+            description=getattr(named, "description", None),
+            metadata=getattr(native, "standard_metadata", None),
+        )
 
-    @property
-    def native(self) -> Tool:
-        """The smolagents tool."""
-        return self.wrapped
-
-    @cached_property
-    def _ours(self) -> bool:
-        return isinstance(self.wrapped, StandardSmolTool)
-
-    @cached_property
-    def input_schema(self) -> Any:
-        if isinstance(self.wrapped, StandardSmolTool):
-            return st.input_json_schema(self.wrapped.standard_tool)
+    def native_input_schema(self) -> Any:
         return input_schema_of(self.wrapped.inputs)
 
     @cached_property
     def output_schema(self) -> Any:
-        if isinstance(self.wrapped, StandardSmolTool):
-            return st.output_json_schema(self.wrapped.standard_tool)
+        if self._ours:
+            return st.output_json_schema(self.standard_tool)
         native = self.wrapped
         return output_schema_of(native.output_type, getattr(native, "output_schema", None))
 
     @cached_property
-    def validate_input(self) -> bool:  # type: ignore[override]
-        """Checked here, except by tools of this package, which check their own input."""
-        return not self._ours
-
-    @cached_property
-    def validate_output(self) -> bool:  # type: ignore[override]
-        return not self._ours
-
-    @cached_property
     def is_async(self) -> bool:
-        native = self.wrapped
-        if isinstance(native, StandardSmolTool):
-            return inspect.iscoroutinefunction(native.standard_tool.execute)
-        return inspect.iscoroutinefunction(native.forward)
+        if self._ours:
+            return inspect.iscoroutinefunction(self.standard_tool.execute)
+        return inspect.iscoroutinefunction(self.wrapped.forward)
 
     @property
     def has_async(self) -> bool:
@@ -135,37 +106,27 @@ class SmolagentsTool(WrapperTool):
             result = await result
         return self._result(result)
 
-    def __repr__(self) -> str:
-        return f"SmolagentsTool({self.name!r})"
-
 
 def from_smolagents(tool: Any) -> SmolagentsTool:
     """A standard tool that runs a smolagents ``Tool`` (``@tool`` functions, ``Tool``
     subclasses, ``Tool.from_langchain``, tools of a ``ToolCollection``) as its agents do."""
     if isinstance(tool, Tool):
         return SmolagentsTool(tool)
-    if isinstance(tool, ToolCollection):
-        raise UnsupportedObjectError(
-            "a smolagents ToolCollection holds several tools: adopt them with "
-            "from_smolagents_tools(collection)"
-        )
-    raise UnsupportedObjectError(
-        f"not a smolagents tool: {type(tool).__module__}.{type(tool).__qualname__}"
+    raise not_adoptable(
+        tool,
+        "a smolagents tool",
+        holders=(ToolCollection,),
+        holder="a smolagents ToolCollection",
+        many="from_smolagents_tools(collection)",
     )
 
 
 def from_smolagents_tools(tools: Any) -> list[SmolagentsTool]:
     """Standard tools for a ``ToolCollection`` (its ``tools``), one tool, or an iterable of
     tools and collections."""
-    items: Iterable[Any]
-    if isinstance(tools, (Tool, ToolCollection)):
-        items = [tools]
-    else:
-        items = tools
-    out: list[SmolagentsTool] = []
-    for item in items:
-        if isinstance(item, ToolCollection):
-            out.extend(from_smolagents(tool) for tool in item.tools)
-        else:
-            out.append(from_smolagents(item))
-    return out
+    return adopt_all(
+        tools,
+        from_smolagents,
+        single=(Tool, ToolCollection),
+        tools_of=lambda item: item.tools if isinstance(item, ToolCollection) else None,
+    )

@@ -3,7 +3,11 @@ its framework.
 
 - :class:`Adapter` declares an adapter's plugin (its three hooks) once.
 - :func:`lazy_exports` gives an adapter package ``__all__`` and names loaded on first use.
-- :class:`WrapperTool` is the base of adopted framework tools and of tool wrappers.
+- :class:`AdoptedTool` is the base of every adapter's adopted tool (a framework's own tool
+  run as a standard tool), on :class:`WrapperTool`, the base of tool wrappers too.
+  :func:`not_adoptable` refuses what an adapter's ``from_x`` does not take, and
+  :func:`adopt_all` adopts the tools of one object or several for ``from_x_tools``.
+- :func:`result_text` is a result as the text a model reads.
 - :func:`pack_metadata` / :func:`unpack_metadata` carry what a framework has no slot for
   under :data:`METADATA_KEY`.
 - :func:`export_tools` exports one tool or a list under a target's name rule;
@@ -29,6 +33,7 @@ refuses colliding names; ``from_x(obj)`` refuses foreign objects with
 
 from ._protocols import NativeOutcome, Runtime
 from .plugins._adapter import Adapter, lazy_exports
+from .plugins._adopted import AdoptedTool, adopt_all, not_adoptable
 from .plugins._metadata import (
     METADATA_KEY,
     Stored,
@@ -40,7 +45,7 @@ from .plugins._metadata import (
 )
 from .plugins._runtime import BaseRuntime, non_object_refusal
 from .run._accepted import Accepted, acall_accepted, accepting, accepting_json, call_accepted
-from .schema._json import LARGE_NUMBER
+from .schema._json import LARGE_NUMBER, result_text
 from .schema._schema import issues_from_pydantic
 from .tools._wrapper import WrapperTool, keyword_functions
 
@@ -49,6 +54,7 @@ __all__ = [
     "METADATA_KEY",
     "Accepted",
     "Adapter",
+    "AdoptedTool",
     "BaseRuntime",
     "NativeOutcome",
     "Runtime",
@@ -57,6 +63,7 @@ __all__ = [
     "acall_accepted",
     "accepting",
     "accepting_json",
+    "adopt_all",
     "adopt_each",
     "as_tools",
     "call_accepted",
@@ -65,6 +72,8 @@ __all__ = [
     "keyword_functions",
     "lazy_exports",
     "non_object_refusal",
+    "not_adoptable",
     "pack_metadata",
+    "result_text",
     "unpack_metadata",
 ]

@@ -16,12 +16,13 @@ not UTF-8 or an iterator (a generator: checking it would read it up) are not (bi
 from __future__ import annotations
 
 import base64
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from .._probe import attribute, is_instance
-from ..exceptions import Issue, NotJsonError, PathItem
+from ..exceptions import Issue, NotJsonError, PathItem, ToolValidationError
 
 __all__ = [
     "BUDGET",
@@ -39,6 +40,7 @@ __all__ = [
     "jsonable",
     "plain",
     "plain_container",
+    "result_text",
 ]
 
 MAX_DEPTH = 256
@@ -315,6 +317,30 @@ def jsonable(value: Any) -> Any:
     if issues is not None:
         raise NotJsonError(issues)
     return converted
+
+
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+
+
+def result_text(tool: str, result: Any) -> str:
+    """A tool's result as the text a model reads: a string as it is, anything else as JSON
+    text (of its :func:`jsonable` form, for a model, a date or the like).
+
+    A result is checked to be JSON data before it gets here; one that still does not
+    serialize is an invalid output of ``tool`` (a :class:`ToolValidationError`), not a crash.
+    """
+    if isinstance(result, str):
+        return result
+    if type(result) is int:
+        return str(result)
+    try:
+        return _JSON.encode(result)
+    except (TypeError, ValueError):
+        pass
+    try:
+        return _JSON.encode(jsonable(result))
+    except NotJsonError as exc:
+        raise ToolValidationError(tool, "output", exc.issues) from None
 
 
 def _build(node: Any, built: dict[int, tuple[Any, Any]]) -> Any:
