@@ -6,8 +6,7 @@ from functools import partial
 from typing import Any
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, WrapperTool, pack_metadata, unpack_metadata
-from standard_tool.exceptions import UnsupportedObjectError
+from standard_tool.adapters import METADATA_KEY, AdoptedTool, not_adoptable, pack_metadata
 from standard_tool.names import OPENAI_NAMES, sanitize_name
 from standard_tool_toy._toy import ToyTool
 
@@ -25,11 +24,19 @@ def to_toy(tool: Any, *, name: str | None = None) -> ToyTool:
     )
 
 
-class ToyAdopted(WrapperTool):
-    """A toy tool as a standard tool: the toy runs its tools unchecked, so check here."""
+class ToyAdopted(AdoptedTool):
+    """A toy tool as a standard tool: the kit checks its input and output here, since the
+    toy runs its tools unchecked; a toy tool made by ``to_toy`` is adopted back likewise."""
 
-    validate_input = True
-    validate_output = True
+    framework = "toy"
+
+    def __init__(self, native: ToyTool) -> None:
+        super().__init__(
+            native, name=native.name, description=native.description, metadata=native.extras
+        )
+
+    def native_input_schema(self) -> Any:
+        return self.wrapped.parameters
 
     def run(self, input: Any, context: Any) -> Any:
         return self.wrapped.run(input, context)
@@ -38,5 +45,5 @@ class ToyAdopted(WrapperTool):
 def from_toy(obj: Any) -> ToyAdopted:
     """A standard tool that runs a toy tool."""
     if not isinstance(obj, ToyTool):
-        raise UnsupportedObjectError(f"not a ToyTool: {type(obj).__name__}")
-    return ToyAdopted(obj, input_schema=obj.parameters, **unpack_metadata(obj.extras).fields())
+        raise not_adoptable(obj, "a toy tool")
+    return ToyAdopted(obj)
