@@ -190,7 +190,16 @@ virtualenv; tox: its ``{env_dir}``)."""
 MCP1_VENV = ("STANDARD_TOOL_MCP1_VENV", f"{ENV_DIR}/tmp/mcp-1")
 """The variable naming the venv of :data:`MCP1_SERVERS` to the tests, and its folder."""
 CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
-FRAMEWORK_MODULES = ("agents", "langchain_core", "llama_index", "mcp", "pydantic_ai", "smolagents")
+FRAMEWORK_MODULES = (
+    "agent_framework",
+    "agents",
+    "google.adk",
+    "langchain_core",
+    "llama_index",
+    "mcp",
+    "pydantic_ai",
+    "smolagents",
+)
 """The import names of the frameworks; the core-only sessions have none of them."""
 REPORTS = "STANDARD_TOOL_MATRIX_REPORTS"
 """Set by ``nox -s matrix``: the folder where each cell writes its reports."""
@@ -519,11 +528,16 @@ def version(name):
         return importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return None
+def importable(module):
+    try:  # a dotted name whose parent is missing raises
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
 names, modules = sys.argv[2].split(","), sys.argv[3].split(",")
 json.dump({
     "python": platform.python_version(),
     "versions": {name: version(name) for name in names},
-    "importable": [m for m in modules if importlib.util.find_spec(m) is not None],
+    "importable": [m for m in modules if importable(m)],
 }, open(sys.argv[1], "w"))
 """
 """Run in a cell's venv: its Python, the versions of ``versions_of``, which frameworks import."""

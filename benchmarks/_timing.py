@@ -27,6 +27,7 @@ __all__ = [
     "SCHEMA",
     "MinMedian",
     "aadd",
+    "acompare",
     "add",
     "aloop_us",
     "apair_us",
@@ -105,13 +106,13 @@ def conversions(
     nothing derived is cached yet): ``convert(tools, False)`` alone, then
     ``convert(tools, True)``, which also makes what a model is sent (``shown``)."""
     for bind in (False, True):
+
+        def each(tools: list[Any], bind: bool = bind) -> object:
+            return convert(tools, bind)
+
         for kind in ("schema", "function"):
             for n in (10, 100, 1000):
-                runs = fresh_runs_ms(
-                    lambda tools, bind=bind: convert(tools, bind),
-                    partial(make_tools, n, kind),
-                    runs=repeat,
-                )
+                runs = fresh_runs_ms(each, partial(make_tools, n, kind), runs=repeat)
                 what = f"convert + {shown}" if bind else "convert"
                 print(ms_row(f"{what} {n:>5} {kind} tools", runs, width=width, tools=n))
 
@@ -190,6 +191,32 @@ async def apair_us(
         figures[0].append(await aloop_us(native, number))
         figures[1].append(await aloop_us(ours, number))
     return min_median(figures[0]), min_median(figures[1])
+
+
+async def acompare(
+    pairs: Sequence[tuple[str, Any, Any]],
+    invoke: Callable[[Any], Awaitable[object]],
+    expect: Callable[[object], bool],
+    *,
+    number: int,
+    rounds: int,
+    width: int,
+) -> None:
+    """Print a per-call row for each ``(label, native, converted)`` pair: ``invoke(tool)``
+    as the framework calls a tool, once for each side (its result held to ``expect``), then
+    timed over ``rounds`` alternating rounds of ``number`` calls after as many untimed."""
+    for label, native, ours in pairs:
+        for tool in (native, ours):
+            result = await invoke(tool)
+            assert expect(result), (label, result)
+        sides = await apair_us(
+            partial(invoke, native),
+            partial(invoke, ours),
+            number=number,
+            rounds=rounds,
+            warmup=number,
+        )
+        print(ratio_row(label, *sides, width=width))
 
 
 def fresh_runs_ms(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
 from importlib.metadata import version
 from typing import Any
 
@@ -21,23 +20,17 @@ import standard_tool as st  # noqa: E402
 from standard_tool_openai_agents import to_openai_agents, tool_context  # noqa: E402
 
 from _timing import (  # noqa: E402
-    MinMedian,
     aadd,
+    acompare,
     add,
-    apair_us,
     conversions,
     native_reference,
-    ratio_row,
     schema_tool,
 )
 
 REPEAT = 7
 ROUNDS = 50
 ARGUMENTS = '{"a": 2, "b": 3}'
-
-
-def row(label: str, native: MinMedian, ours: MinMedian) -> None:
-    print(ratio_row(label, native, ours, width=40))
 
 
 async def calls(number: int = 100) -> None:
@@ -51,19 +44,14 @@ async def calls(number: int = 100) -> None:
             to_openai_agents(schema_tool()),
         ),
     ]
-    for label, native, ours in pairs:
-        for tool in (native, ours):
-            assert str(await tool.on_invoke_tool(ctx, ARGUMENTS)) == "5"
-
-        def invoke(tool: FunctionTool) -> Callable[[], Any]:
-            return lambda: tool.on_invoke_tool(ctx, ARGUMENTS)
-
-        row(
-            label,
-            *await apair_us(
-                invoke(native), invoke(ours), number=number, rounds=ROUNDS, warmup=number
-            ),
-        )
+    await acompare(
+        pairs,
+        lambda tool: tool.on_invoke_tool(ctx, ARGUMENTS),
+        lambda result: str(result) == "5",
+        number=number,
+        rounds=ROUNDS,
+        width=40,
+    )
 
 
 def convert(tools: list[Any], declare: bool) -> None:

@@ -14,6 +14,9 @@ test_contract.py``), loaded from there rather than written again:
 - ``smolagents``: a real ``ToolCallingAgent`` run whose scripted model makes it; smolagents'
   own argument check refuses a wrong JSON type before the tool, naming the field only
   (``prechecks``).
+- ``agent-framework``: a real ``agent.run`` of an ``Agent`` whose scripted chat client makes it.
+- ``google-adk``: a real ``InMemoryRunner`` run of an ``LlmAgent`` whose scripted ``BaseLlm``
+  makes it.
 - ``mcp``: the tool served by a uvicorn server on 127.0.0.1 (streamable HTTP), called by an
   MCP client session over that transport; adopting it is ``connect(url)``.
 """
@@ -46,6 +49,8 @@ TARGETS = (
     "smolagents",
     "mcp",
     "openai-agents",
+    "agent-framework",
+    "google-adk",
 )
 
 
@@ -129,6 +134,14 @@ def _contract(target: str) -> Any:
     if target == "smolagents":
         module = load("packages/standard-tool-smolagents/tests/test_contract.py", "smol_contract")
         return module.TestSmolagentsContract()
+    if target == "agent-framework":
+        module = load(
+            "packages/standard-tool-agent-framework/tests/test_contract.py", "af_contract"
+        )
+        return module.TestAgentFrameworkContract()
+    if target == "google-adk":
+        module = load("packages/standard-tool-google-adk/tests/test_contract.py", "adk_contract")
+        return module.TestGoogleAdkContract()
     if target == "mcp":
         module = load("packages/standard-tool-mcp/tests/test_contract.py", "mcp_contract")
         contract = module.TestMCPContract()
@@ -148,7 +161,15 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
             adopt=st.adopt,
         )
     }
-    for target in ("langchain", "pydantic-ai", "llama-index", "openai-agents", "smolagents"):
+    for target in (
+        "langchain",
+        "pydantic-ai",
+        "llama-index",
+        "openai-agents",
+        "smolagents",
+        "agent-framework",
+        "google-adk",
+    ):
         contract = _contract(target)
         out[target] = Runtime(
             target,
@@ -283,6 +304,25 @@ def native_tools(source: str) -> list[Any]:
         refuse_smol.__name__ = "refuse"
         multiply.__doc__ = "Multiply two integers.\n\nArgs:\n    a: A factor.\n    b: A factor.\n"
         return [tool(multiply), tool(refuse_smol)]
+
+    if source == "agent-framework":
+        from agent_framework import tool as af_tool
+
+        def refuse_af(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ValueError(f"refused: {reason}")
+
+        return [af_tool(multiply), af_tool(refuse_af, name="refuse")]
+
+    if source == "google-adk":
+        from google.adk.tools.function_tool import FunctionTool as AdkFunctionTool
+
+        def refuse(reason: str) -> dict[str, str]:
+            """Refuse, saying why (as an ADK tool answers a failure: a raised error would end
+            the run)."""
+            return {"error": f"refused: {reason}"}
+
+        return [AdkFunctionTool(multiply), AdkFunctionTool(refuse)]
 
     import importlib
 

@@ -22,6 +22,8 @@ pytest.importorskip("standard_tool_mcp")
 pytest.importorskip("standard_tool_openai_agents")
 pytest.importorskip("standard_tool_pydantic_ai")
 pytest.importorskip("standard_tool_smolagents")
+pytest.importorskip("standard_tool_agent_framework")
+pytest.importorskip("standard_tool_google_adk")
 
 import runtimes  # noqa: E402
 from runtimes import RESULTS, TARGETS, Runtime, native_tools  # noqa: E402
@@ -118,6 +120,8 @@ CHAINS = [
     ("pydantic-ai", "mcp", "mcp", "langchain", "llama-index"),
     ("openai-agents", "langchain", "openai-agents", "mcp", "llama-index"),
     ("mcp", "openai-agents", "pydantic-ai", "openai-agents"),
+    ("agent-framework", "langchain", "agent-framework", "mcp", "openai-agents"),
+    ("google-adk", "openai-agents", "google-adk", "mcp", "langchain"),
 ]
 
 
@@ -142,7 +146,17 @@ def test_a_chain_of_hops_keeps_everything_at_every_hop(
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize(
-    "source", ["langchain", "pydantic-ai", "llama-index", "smolagents", "mcp", "openai-agents"]
+    "source",
+    [
+        "langchain",
+        "pydantic-ai",
+        "llama-index",
+        "smolagents",
+        "mcp",
+        "openai-agents",
+        "agent-framework",
+        "google-adk",
+    ],
 )
 def test_a_framework_native_tool_behaves_the_same_in_every_target(
     rt: dict[str, Runtime], source: str, target: str

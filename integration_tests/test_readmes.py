@@ -40,7 +40,9 @@ def test_every_readme_is_searched() -> None:
     readmes = {
         "README.md",
         "packages/standard-tool/README.md",
+        "packages/standard-tool-agent-framework/README.md",
         "packages/standard-tool-cli/README.md",
+        "packages/standard-tool-google-adk/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",
@@ -56,7 +58,9 @@ def test_every_readme_is_searched() -> None:
     assert {
         "README.md",
         "packages/standard-tool/README.md",
+        "packages/standard-tool-agent-framework/README.md",
         "packages/standard-tool-cli/README.md",
+        "packages/standard-tool-google-adk/README.md",
         "packages/standard-tool-langchain/README.md",
         "packages/standard-tool-llama-index/README.md",
         "packages/standard-tool-mcp/README.md",

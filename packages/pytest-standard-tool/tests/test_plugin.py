@@ -21,6 +21,8 @@ HERE = Path(__file__).resolve().parent
 README = HERE.parent / "README.md"
 ADAPTERS = {
     *("langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents", "smolagents"),
+    "google-adk",
+    "agent-framework",
     *("openai", "anthropic", "gemini", "hf"),
 }
 """The targets this suite expects installed: every adapter of the project."""

@@ -31,8 +31,10 @@ COMMANDS = [
 GATED = ["call", "serve", "pending", "approve", "reject"]
 """The commands that take --gate."""
 RUNTIMES = [
+    "agent-framework",
     "anthropic",
     "gemini",
+    "google-adk",
     "hf",
     "langchain",
     "llama-index",

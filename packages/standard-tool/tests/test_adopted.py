@@ -1,4 +1,5 @@
-"""The adapter kit's adopted-tool base, its refusals and listing, and a result's model text."""
+"""The adapter kit: the adopted-tool base, its refusals and listing, a result's model text,
+what ``to_x`` exports under which name, and a call's context."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ import pytest
 import standard_tool as st
 from standard_tool.adapters import (
     AdoptedTool,
+    AmbientContext,
+    WrapperTool,
     adopt_all,
+    build_context,
     not_adoptable,
     pack_metadata,
     result_text,
+    to_export,
 )
-from standard_tool.exceptions import ConversionError, UnsupportedObjectError
+from standard_tool.exceptions import ConversionError, ToolNameError, UnsupportedObjectError
 
 SCHEMA = {
     "type": "object",
@@ -159,7 +164,7 @@ def test_from_x_tools_adopts_one_object_or_each_of_several() -> None:
 @pytest.mark.parametrize(
     ("result", "text"),
     [
-        ("as it is: {\"a\"", "as it is: {\"a\""),
+        ('as it is: {"a"', 'as it is: {"a"'),
         (7, "7"),
         (True, "true"),
         (None, "null"),
@@ -178,3 +183,55 @@ def test_a_result_with_no_json_form_is_an_invalid_output_of_the_tool(result: Any
         result_text("lookup", result)
     assert (caught.value.tool, caught.value.target) == ("lookup", "output")
     assert "object at" not in str(caught.value)  # no value shown
+
+
+def test_to_export_adopts_and_names_the_tool_under_the_targets_rule() -> None:
+    from standard_tool.names import OPENAI_NAMES
+
+    def add(a: int, b: int) -> int:
+        """Add."""
+        return a + b
+
+    standard, name = to_export(add, None, OPENAI_NAMES)
+    assert (standard.name, name) == ("add", "add")
+    dotted = st.Tool(name="math.add", description="Add.", input_schema=SCHEMA, execute=len)
+    assert to_export(dotted, None, OPENAI_NAMES)[1] == "math_add"  # made valid
+    assert to_export(dotted, "plus", OPENAI_NAMES)[1] == "plus"
+    with pytest.raises(ToolNameError):
+        to_export(dotted, "no spaces", OPENAI_NAMES)  # a given name is checked, not changed
+    with pytest.raises(UnsupportedObjectError):  # no tool: no description to send
+        to_export(WrapperTool(dotted, name="x", description=None), None, OPENAI_NAMES)
+
+
+def test_a_context_getter_that_raises_is_the_calls_failure_naming_only_its_type() -> None:
+    assert build_context("t", lambda ctx: {"user": ctx}, "ann") == {"user": "ann"}
+
+    def leaky(ctx: Any) -> Any:
+        raise KeyError("secret-token-123")
+
+    with pytest.raises(st.ToolExecutionError) as caught:
+        build_context("lookup", leaky, "ann")
+    assert caught.value.tool == "lookup"
+    assert "KeyError" in str(caught.value) and "secret" not in str(caught.value)
+    assert isinstance(caught.value.__cause__, KeyError)  # kept for the developer, not shown
+
+
+async def test_an_ambient_context_is_the_value_set_around_a_run_in_each_task() -> None:
+    import asyncio
+    import copy
+
+    ambient = AmbientContext("test_ambient")
+    assert ambient.get() is None and ambient.get("a framework's per-call object") is None
+    seen: list[Any] = []
+
+    async def call() -> None:
+        await asyncio.sleep(0)
+        seen.append(ambient.get())
+
+    with ambient.around({"user": "ann"}):
+        task = asyncio.create_task(call())  # a task started in the run copies it
+        with ambient.around({"user": "bob"}):
+            assert ambient.get() == {"user": "bob"}
+        assert copy.deepcopy(ambient.get)() == {"user": "ann"}  # a copied tool reads the same
+        await task
+    assert seen == [{"user": "ann"}] and ambient.get() is None

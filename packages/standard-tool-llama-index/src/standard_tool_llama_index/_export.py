@@ -14,9 +14,16 @@ from llama_index.core.tools.types import BaseTool, ToolOutput
 from llama_index.core.workflow import Context
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, export_tools, keyword_functions, result_text
+from standard_tool.adapters import (
+    METADATA_KEY,
+    context_failed,
+    export_tools,
+    keyword_functions,
+    result_text,
+    to_export,
+)
 from standard_tool.exceptions import ConversionError, Issue
-from standard_tool.names import OPENAI_NAMES, NameRule, check_name, sanitize_name
+from standard_tool.names import OPENAI_NAMES, NameRule
 
 from ._context import ContextGetter, context_from_workflow
 from ._metadata import MAX_DESCRIPTION, StandardToolMetadata
@@ -115,7 +122,7 @@ class StandardFunctionTool(FunctionTool):
             value = getter(workflow_ctx)
             return st.run_sync(value) if inspect.isawaitable(value) else value
         except Exception as exc:
-            raise _context_failed(self._standard, exc) from exc
+            raise context_failed(self._standard.name, exc) from exc
 
     async def _acontext(self, workflow_ctx: Any) -> Any:
         if isinstance(workflow_ctx, Direct):
@@ -127,7 +134,7 @@ class StandardFunctionTool(FunctionTool):
             value = getter(workflow_ctx)
             return await value if inspect.isawaitable(value) else value
         except Exception as exc:
-            raise _context_failed(self._standard, exc) from exc
+            raise context_failed(self._standard.name, exc) from exc
 
     def _output(self, arguments: dict[str, Any], result: Any) -> ToolOutput:
         return ToolOutput(
@@ -167,13 +174,6 @@ def _reporter(workflow_ctx: Any, name: str) -> st.Reporter | None:
     return WorkflowEvents(workflow_ctx, name)
 
 
-def _context_failed(tool: st.StandardTool, exc: Exception) -> st.ToolExecutionError:
-    """A context getter that raised: its message may hold context values, so only its type."""
-    return st.ToolExecutionError(
-        tool.name, f"the per-call context could not be built ({type(exc).__name__})"
-    )
-
-
 def _check_description(name: str, description: Any) -> str:
     if not isinstance(description, str):
         raise ConversionError(f"tool {name!r}: the description must be a string")
@@ -198,8 +198,7 @@ def to_llama_index(
     ``Context`` of each call (``None`` outside an agent run), by default the value stored
     under ``CONTEXT_KEY``.
     """
-    standard = st.adopt(tool)
-    name = check_name(name, NAMES) if name is not None else sanitize_name(standard.name, NAMES)
+    standard, name = to_export(tool, name, NAMES)
     _check_description(standard.name, standard.description)
     return StandardFunctionTool(standard, name=name, context=context)
 

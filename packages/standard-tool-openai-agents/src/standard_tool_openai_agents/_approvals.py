@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from agents import Agent, FunctionTool
 
 import standard_tool as st
-from standard_tool.boundary import guarded_of, request_id_of
+from standard_tool.boundary import REJECTED, guarded_of, request_id_of
 from standard_tool.exceptions import ToolRefusedError, UsageError
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PAUSES",
-    "REJECTED",
     "answer_approved",
     "needs_approval",
     "rejection_formatter",
@@ -42,8 +41,6 @@ PAUSES = any(field.name == "needs_approval" for field in dataclasses.fields(Func
 """Whether this SDK pauses a run for a person's approval (0.2.x does not: there a held call
 is the ``held_for_review`` refusal the model reads)."""
 
-REJECTED = "A person rejected this call."
-"""What the model reads of a call a person rejected: the gate's own words for it."""
 
 Formatter = Callable[[Any], "str | None | Awaitable[str | None]"]
 """The SDK's ``RunConfig.tool_error_formatter``: ``(ToolErrorFormatterArgs) -> text``."""

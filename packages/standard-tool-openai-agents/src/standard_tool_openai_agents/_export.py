@@ -13,10 +13,17 @@ from typing import Any
 from agents import FunctionTool
 
 import standard_tool as st
-from standard_tool.adapters import LARGE_NUMBER, export_tools, pack_metadata, result_text
+from standard_tool.adapters import (
+    LARGE_NUMBER,
+    build_context,
+    export_tools,
+    pack_metadata,
+    result_text,
+    to_export,
+)
 from standard_tool.boundary import Approver, check_approver, guarded_of, with_request_id
-from standard_tool.exceptions import ConversionError, Issue, ToolRefusedError
-from standard_tool.names import OPENAI_NAMES, NameRule, check_name, sanitize_name
+from standard_tool.exceptions import Issue, ToolRefusedError
+from standard_tool.names import OPENAI_NAMES, NameRule
 from standard_tool.providers import null_undo, to_openai
 
 from ._approvals import PAUSES, answer_approved, needs_approval
@@ -195,13 +202,7 @@ class StandardFunctionTool(FunctionTool):
         """The standard context of the call ``call_id``: built from the SDK's ``ctx`` (a
         ``ToolContext``, or the run's ``RunContextWrapper`` when the SDK asks before the
         call), with ``call_id`` as the request id of a guarded tool."""
-        try:
-            context = self._get_context(ctx)
-        except Exception as exc:  # its message may quote context values: only its type
-            raise st.ToolExecutionError(
-                self._standard.name,
-                f"the per-call context could not be built ({type(exc).__name__})",
-            ) from exc
+        context = build_context(self._standard.name, self._get_context, ctx)
         if self._guarded:
             context = with_request_id(self._standard, context, call_id)
         return context
@@ -274,10 +275,7 @@ def to_openai_agents(
             rejection_formatter(agent))``.
     """
     check_approver(approver)
-    standard = st.adopt(tool)
-    name = check_name(name, NAMES) if name is not None else sanitize_name(standard.name, NAMES)
-    if not isinstance(standard.description, str):
-        raise ConversionError(f"tool {standard.name!r}: the description must be a string")
+    standard, name = to_export(tool, name, NAMES)
     if strict not in (True, False, None):
         raise st.UsageError(f"strict is True, False or None, not {strict!r}")
     native = StandardFunctionTool(

@@ -9,29 +9,18 @@ copy), else ``None``. An adopted smolagents tool ignores the standard context.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from typing import Any
+
+from standard_tool.adapters import AmbientContext
 
 __all__ = ["ContextGetter", "current_context", "standard_context"]
 
 ContextGetter = Callable[[], Any]
 """Gives the standard context of a call (called at each call)."""
 
-_CONTEXT: ContextVar[Any] = ContextVar("standard_tool_smolagents_context", default=None)
-
-
-def current_context() -> Any:
-    """The standard context set by the innermost :func:`standard_context` (else ``None``)."""
-    return _CONTEXT.get()
-
-
-@contextmanager
-def standard_context(value: Any) -> Iterator[None]:
-    """Give exported tools ``value`` as their context inside the block (an agent run)."""
-    token = _CONTEXT.set(value)
-    try:
-        yield
-    finally:
-        _CONTEXT.reset(token)
+_AMBIENT = AmbientContext("standard_tool_smolagents_context")
+current_context = _AMBIENT.get
+"""The standard context set by the innermost :func:`standard_context` (else ``None``)."""
+standard_context = _AMBIENT.around
+"""Give exported tools a value as their context inside the block (an agent run)."""

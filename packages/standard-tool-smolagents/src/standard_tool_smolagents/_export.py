@@ -13,11 +13,11 @@ from smolagents.agent_types import AgentText, AgentType
 
 import standard_tool as st
 from standard_tool import call
-from standard_tool.adapters import export_tools, pack_metadata
+from standard_tool.adapters import build_context, export_tools, pack_metadata
 from standard_tool.exceptions import ConversionError, Issue
 from standard_tool.names import NameRule, check_name, sanitize_name
 
-from ._context import _CONTEXT, ContextGetter, current_context
+from ._context import ContextGetter, current_context
 from ._inputs import inputs_of, output_type_of, required_nulls
 
 __all__ = [
@@ -160,13 +160,7 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
         getter = self._get_context
         if getter is None:
             return current_context()
-        try:
-            return getter()
-        except Exception as exc:  # its message may quote context values: only its type
-            raise st.ToolExecutionError(
-                self._standard.name,
-                f"the per-call context could not be built ({type(exc).__name__})",
-            ) from exc
+        return build_context(self._standard.name, getter)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         return self(*args, **kwargs)
@@ -174,7 +168,7 @@ class StandardSmolTool(Tool):  # type: ignore[misc]
     def __call__(self, *args: Any, sanitize_inputs_outputs: bool = False, **kwargs: Any) -> Any:
         if args or sanitize_inputs_outputs or self._get_context is not None or self._nulls:
             return self._call(args, kwargs, sanitize_inputs_outputs)
-        result = call(self._standard, kwargs, _CONTEXT.get())  # the common call, inline
+        result = call(self._standard, kwargs, current_context())  # the common call, inline
         return result if type(result) in _PLAIN else _for_agents(result)
 
     def _call(self, args: tuple[Any, ...], kwargs: dict[str, Any], sanitize: bool) -> Any:

@@ -8,9 +8,13 @@ its framework.
   :func:`not_adoptable` refuses what an adapter's ``from_x`` does not take, and
   :func:`adopt_all` adopts the tools of one object or several for ``from_x_tools``.
 - :func:`result_text` is a result as the text a model reads.
+- :func:`build_context` builds a call's standard context with an adapter's context getter
+  (:func:`context_failed` when the getter raises); :class:`AmbientContext` is the context set
+  around a run, for a framework with no per-call object.
 - :func:`pack_metadata` / :func:`unpack_metadata` carry what a framework has no slot for
   under :data:`METADATA_KEY`.
-- :func:`export_tools` exports one tool or a list under a target's name rule;
+- :func:`to_export` is what ``to_x(tool, name=...)`` exports, under which name;
+  :func:`export_tools` exports one tool or a list under a target's name rule;
   :func:`adopt_each` adopts one tool or each of a list, naming an element that is no tool.
 - :func:`issues_from_pydantic` turns a pydantic ``ValidationError`` into issues;
   :data:`LARGE_NUMBER` says what JSON with a number longer than Python reads holds.
@@ -34,6 +38,7 @@ refuses colliding names; ``from_x(obj)`` refuses foreign objects with
 from ._protocols import NativeOutcome, Runtime
 from .plugins._adapter import Adapter, lazy_exports
 from .plugins._adopted import AdoptedTool, adopt_all, not_adoptable
+from .plugins._context import AmbientContext, build_context, context_failed
 from .plugins._metadata import (
     METADATA_KEY,
     Stored,
@@ -41,6 +46,7 @@ from .plugins._metadata import (
     as_tools,
     export_tools,
     pack_metadata,
+    to_export,
     unpack_metadata,
 )
 from .plugins._runtime import BaseRuntime, non_object_refusal
@@ -55,6 +61,7 @@ __all__ = [
     "Accepted",
     "Adapter",
     "AdoptedTool",
+    "AmbientContext",
     "BaseRuntime",
     "NativeOutcome",
     "Runtime",
@@ -66,7 +73,9 @@ __all__ = [
     "adopt_all",
     "adopt_each",
     "as_tools",
+    "build_context",
     "call_accepted",
+    "context_failed",
     "export_tools",
     "issues_from_pydantic",
     "keyword_functions",
@@ -75,5 +84,6 @@ __all__ = [
     "not_adoptable",
     "pack_metadata",
     "result_text",
+    "to_export",
     "unpack_metadata",
 ]

@@ -15,6 +15,7 @@ from ._audit import JsonlAudit, LoggingAudit
 from ._budget import Budget
 from ._cedar import CedarPolicy
 from ._gate import (
+    REJECTED,
     Approver,
     Gate,
     GuardedTool,
@@ -34,6 +35,7 @@ from ._store import MemoryStore, Store
 from ._types import Approval, AuditEvent, CallRequest, Decision, Receipt, call_digest, record_key
 
 __all__ = [
+    "REJECTED",
     "Approval",
     "Approver",
     "AuditEvent",

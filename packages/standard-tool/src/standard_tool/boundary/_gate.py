@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     import concurrent.futures
 
 __all__ = [
+    "REJECTED",
     "Approver",
     "Gate",
     "GuardedTool",
@@ -158,6 +159,9 @@ class GuardedTool(WrapperTool):
         return f"GuardedTool({self.wrapped!r})"
 
 
+REJECTED = "A person rejected this call."
+"""What a call a person rejected reads: the message of its ``denied`` refusal, here and in
+the adapters whose frameworks answer a rejection themselves."""
 _WRAPPERS = 32
 """Tool wrappers looked through for a guarded tool."""
 
@@ -834,7 +838,7 @@ class Gate:
             _same_call(approval, request, refuse)
             trace.approval = approval
             if approval.status == "rejected":
-                refuse("denied", "A person rejected this call.")
+                refuse("denied", REJECTED)
             if approval.status == "approved" and (
                 approval.expires_at is None or approval.expires_at > now
             ):

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from .._probe import is_instance
 from .._protocols import StandardTool
 from ..exceptions import StandardToolError, UnsupportedObjectError
-from ..names import NameMap, NameRule
+from ..names import NameMap, NameRule, check_name, sanitize_name
 from ..tools._json_schemas import output_json_schema
 from ._registry import _not_adoptable, adopt, is_standard_tool
 
@@ -22,6 +22,7 @@ __all__ = [
     "export_tools",
     "is_one",
     "pack_metadata",
+    "to_export",
     "unpack_metadata",
 ]
 
@@ -108,6 +109,16 @@ def is_one(tools: Any) -> bool:
     except StandardToolError:  # an adapter owns it, and says what is wrong with it
         pass
     return True
+
+
+def to_export(tool: Any, name: str | None, rule: NameRule) -> tuple[StandardTool, str]:
+    """What an adapter's ``to_x(tool, name=...)`` exports: ``tool`` adopted (anything
+    ``adopt`` takes), and the name the target shows it under, ``name`` checked against
+    ``rule``, else the tool's name made valid for it."""
+    standard = adopt(tool)
+    return standard, check_name(name, rule) if name is not None else sanitize_name(
+        standard.name, rule
+    )
 
 
 def export_tools(tools: Any, export: Callable[[StandardTool, str], T], rule: NameRule) -> list[T]:
