@@ -12,7 +12,7 @@ from agent_framework import Content, Message
 import standard_tool as st
 from standard_tool.boundary import Gate, record_key
 from standard_tool.exceptions import ToolRefusedError
-from standard_tool_agent_framework import record_rejections, to_agent_framework
+from standard_tool_agent_framework import gate_approvals, to_agent_framework
 from standard_tool_agent_framework._scripted import AgentRun
 
 
@@ -26,6 +26,9 @@ def _refund_tool() -> tuple[list[str], st.StandardTool]:
         return f"refunded {customer}"
 
     return done, refund
+
+
+CONTEXT = {"actor": "alice", "tenant": "acme"}
 
 
 def _gate() -> Gate:
@@ -47,7 +50,6 @@ async def _paused(
     done: list[str],
     refund: Any,
     *,
-    recorded: bool = False,
     approver: str | None = "lead",
 ) -> tuple[AgentRun, Any]:
     gate = _gate()
@@ -57,7 +59,7 @@ async def _paused(
         [[("refund", {"customer": "ada"}), ("refund", {"customer": "bob"})], "done", "done"],
         {"actor": "alice", "tenant": "acme"},
         session=True,
-        middleware=[record_rejections([native])] if recorded else [],
+        middleware=[gate_approvals([native])],
     )
     return run, gate
 
@@ -114,27 +116,11 @@ async def test_an_approval_resumed_by_another_tenant_runs_nothing(
     assert pending is not None and pending.status == "pending"  # acme's stays undecided
 
 
-async def test_a_rejected_call_never_runs(agent: Callable[..., Any]) -> None:
-    done, refund = _refund_tool()
-    run, gate = await _paused(agent, done, refund)
-    resumed = await run.agent.run(
-        _answer(run, approved=False),
-        session=run.session,
-        function_invocation_kwargs={"actor": "alice"},
-    )
-    [result] = _results(resumed)
-    assert "rejected" in str(result.result)
-    assert done == ["bob"]  # only the call the gate let run
-    call_id = run.response.user_input_requests[0].function_call.call_id
-    pending = gate.pending(call_id, actor="alice", tenant="acme")
-    assert pending is not None  # without record_rejections the gate's request still waits
-
-
-async def test_a_rejection_is_recorded_in_the_gate_with_record_rejections(
+async def test_a_rejected_call_never_runs_and_the_gate_records_it(
     agent: Callable[..., Any],
 ) -> None:
     done, refund = _refund_tool()
-    run, gate = await _paused(agent, done, refund, recorded=True)
+    run, gate = await _paused(agent, done, refund)
     call_id = run.response.user_input_requests[0].function_call.call_id
     resumed = await run.agent.run(
         _answer(run, approved=False),
@@ -156,11 +142,41 @@ async def test_a_rejection_is_recorded_in_the_gate_with_record_rejections(
     assert refused.value.code == "denied" and done == ["bob"]
 
 
+async def test_a_model_calling_again_under_a_paused_calls_id_is_asked_again(
+    agent: Callable[..., Any],
+) -> None:
+    """No approval is read from a call id: the model repeats the held call, with its id,
+    in the next turn of the session, and nothing runs; the person is asked again."""
+    done, refund = _refund_tool()
+    run, gate = await _paused(agent, done, refund)
+    [request] = run.response.user_input_requests
+    call_id = request.function_call.call_id
+    run.client.replies[:] = [[("refund", {"customer": "ada"}, call_id)], "done"]
+    again = await run.agent.run("carry on", session=run.session, function_invocation_kwargs=CONTEXT)
+    assert done == ["bob"]  # never ran
+    [asked] = again.user_input_requests
+    assert asked.function_call.call_id == call_id
+    waiting = gate.pending(call_id, actor="alice", tenant="acme")
+    assert waiting is not None and waiting.status == "pending"  # not approved by the replay
+
+
+async def test_without_function_middleware_a_held_call_is_refused(
+    agent: Callable[..., Any],
+) -> None:
+    """No answer could be told from a model's own call: the model reads held_for_review."""
+    done, refund = _refund_tool()
+    native = to_agent_framework(_gate().guard(refund), approver="lead")
+    run = await agent([native], [[("refund", {"customer": "ada"})]], CONTEXT, session=True)
+    assert run.response.user_input_requests == []
+    [text] = run.texts
+    assert '"held_for_review"' in text and done == []
+
+
 async def test_a_rejection_with_no_approver_named_ends_the_run(
     agent: Callable[..., Any],
 ) -> None:
     done, refund = _refund_tool()
-    run, gate = await _paused(agent, done, refund, recorded=True, approver=None)
+    run, gate = await _paused(agent, done, refund, approver=None)
     with pytest.raises(Exception, match="approver") as raised:
         await run.agent.run(
             _answer(run, approved=False),
@@ -175,7 +191,11 @@ async def test_an_approval_with_no_approver_ends_the_run(agent: Callable[..., An
     gate = _gate()
     native = to_agent_framework(gate.guard(refund))
     run = await agent(
-        [native], [[("refund", {"customer": "ada"})]], {"actor": "alice"}, session=True
+        [native],
+        [[("refund", {"customer": "ada"})]],
+        {"actor": "alice"},
+        session=True,
+        middleware=[gate_approvals(native)],
     )
     with pytest.raises(Exception, match="approver") as raised:
         await run.agent.run(
@@ -190,7 +210,12 @@ async def test_an_approval_with_no_approver_ends_the_run(agent: Callable[..., An
 async def test_without_a_session_a_held_call_is_refused(agent: Callable[..., Any]) -> None:
     done, refund = _refund_tool()
     native = to_agent_framework(_gate().guard(refund), approver="lead")
-    run = await agent([native], [[("refund", {"customer": "ada"})]], {"actor": "alice"})
+    run = await agent(
+        [native],
+        [[("refund", {"customer": "ada"})]],
+        {"actor": "alice"},
+        middleware=[gate_approvals(native)],
+    )
     assert run.response.user_input_requests == []
     [text] = run.texts
     assert '"held_for_review"' in text

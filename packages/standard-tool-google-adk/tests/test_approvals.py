@@ -173,3 +173,20 @@ async def test_an_approval_the_gate_cannot_record_reaches_the_app(
         await desk.send(confirmation(ask_id, True))
     assert desk.refunds == []
     assert desk.gate.pending(call_id, actor="alice") is not None
+
+
+async def test_a_confirmation_resumed_for_another_tenant_runs_nothing() -> None:
+    """The held call was alice's in tenant acme; the same session resumed with another
+    tenant's context decides nothing for acme, and runs nothing."""
+    desk = Desk(BIG)
+    with standard_context({"actor": "alice", "tenant": "acme"}):
+        events = await desk.conversation.send("go")
+    [ask] = asked(events)
+    call_id = ask.args["originalFunctionCall"]["id"]
+    with standard_context({"actor": "alice", "tenant": "other"}):
+        resumed = await desk.conversation.send(confirmation(ask.id, True))
+    assert desk.refunds == []
+    [result] = results(resumed)
+    assert json.loads(result["error"])["code"] == "held_for_review"
+    waiting = desk.gate.pending(call_id, actor="alice", tenant="acme")
+    assert waiting is not None and waiting.status == "pending"

@@ -16,8 +16,8 @@ if TYPE_CHECKING:
         from_agent_framework_tools as from_agent_framework_tools,
     )
     from ._approvals import (
-        RejectionRecorder as RejectionRecorder,
-        record_rejections as record_rejections,
+        GateApprovals as GateApprovals,
+        gate_approvals as gate_approvals,
     )
     from ._context import context_from_run as context_from_run
     from ._export import (

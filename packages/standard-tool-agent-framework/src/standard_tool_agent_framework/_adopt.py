@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
 from typing import Any
 
 import pydantic
@@ -11,9 +10,15 @@ from agent_framework import BaseAgent, FunctionTool
 from agent_framework.exceptions import ToolException
 
 import standard_tool as st
-from standard_tool.adapters import METADATA_KEY, AdoptedTool, issues_from_pydantic
+from standard_tool.adapters import (
+    METADATA_KEY,
+    AdoptedTool,
+    adopt_all,
+    issues_from_pydantic,
+    not_adoptable,
+)
 from standard_tool.boundary import request_id_of
-from standard_tool.exceptions import Issue, ToolRefusedError, UnsupportedObjectError
+from standard_tool.exceptions import Issue, ToolRefusedError
 
 from ._context import invocation_context
 from ._export import StandardFunctionTool
@@ -93,14 +98,12 @@ def from_agent_framework(tool: Any) -> AgentFrameworkTool:
     built directly, or exported here) as a run does."""
     if isinstance(tool, FunctionTool):
         return AgentFrameworkTool(tool)
-    if isinstance(tool, BaseAgent):
-        raise UnsupportedObjectError(
-            f"{type(tool).__name__} is a Microsoft Agent Framework agent, which holds several "
-            "tools: adopt them with from_agent_framework_tools(agent)"
-        )
-    raise UnsupportedObjectError(
-        "not a Microsoft Agent Framework function tool: "
-        f"{type(tool).__module__}.{type(tool).__qualname__}"
+    raise not_adoptable(
+        tool,
+        "a Microsoft Agent Framework function tool (a hosted tool or an MCP server is not)",
+        holders=(BaseAgent,),
+        holder="a Microsoft Agent Framework agent",
+        many="from_agent_framework_tools(agent)",
     )
 
 
@@ -108,21 +111,12 @@ def from_agent_framework_tools(tools_or_agent: Any) -> list[AgentFrameworkTool]:
     """Standard tools for an agent's tools (``agent.default_options["tools"]``), one function
     tool, or an iterable of tools and agents. A tool that is no ``FunctionTool`` (a hosted
     tool, an MCP server) is refused: only function tools run here."""
-    items: Iterable[Any]
-    items = (
-        [tools_or_agent]
-        if isinstance(tools_or_agent, (FunctionTool, BaseAgent))
-        else tools_or_agent
+    return adopt_all(
+        tools_or_agent,
+        from_agent_framework,
+        single=(FunctionTool, BaseAgent),
+        tools_of=lambda item: _tools_of(item) if isinstance(item, BaseAgent) else None,
     )
-    out: list[AgentFrameworkTool] = []
-    for item in items:
-        for tool in _tools_of(item) if isinstance(item, BaseAgent) else [item]:
-            if not isinstance(tool, FunctionTool):
-                raise UnsupportedObjectError(
-                    f"{type(tool).__name__} is not a function tool: only function tools are adopted"
-                )
-            out.append(from_agent_framework(tool))
-    return out
 
 
 def _tools_of(agent: Any) -> list[Any]:

@@ -20,9 +20,10 @@ from agent_framework import (
 
 __all__ = ["AgentRun", "Reply", "ScriptedChatClient", "declaration", "run_agent"]
 
-Reply = str | list[tuple[str, Any]] | Callable[[list[Message]], Any]
+Reply = str | list[tuple[Any, ...]] | Callable[[list[Message]], Any]
 """A scripted model turn: a final text, tool calls ``(name, arguments)`` (a dict, sent as JSON
-text, or the JSON text itself), or a function of the messages so far returning either."""
+text, or the JSON text itself) or ``(name, arguments, call_id)``, or a function of the
+messages so far returning either."""
 
 _ids = itertools.count()
 
@@ -62,13 +63,14 @@ class ScriptedChatClient(FunctionInvocationLayer[Any], BaseChatClient[Any]):
         if isinstance(reply, str):
             contents = [Content.from_text(reply)]
         else:
-            contents = [_call(name, arguments) for name, arguments in reply]
+            contents = [_call(*call) for call in reply]
         return ChatResponse(messages=[Message(role="assistant", contents=contents)])
 
 
-def _call(name: str, arguments: Any) -> Content:
+def _call(name: str, arguments: Any, call_id: str | None = None) -> Content:
     text = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    return Content.from_function_call(call_id=f"call_{next(_ids)}", name=name, arguments=text)
+    call_id = call_id or f"call_{next(_ids)}"
+    return Content.from_function_call(call_id=call_id, name=name, arguments=text)
 
 
 @dataclass

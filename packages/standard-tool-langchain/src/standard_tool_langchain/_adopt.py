@@ -50,7 +50,6 @@ class LangChainTool(AdoptedTool):
     framework = "LangChain"
     exported = (StandardStructuredTool,)
     wrapped: BaseTool
-    input_by_json_schema = True
 
     def __init__(self, native: BaseTool) -> None:
         super().__init__(

@@ -16,7 +16,6 @@ from standard_tool.adapters import AdoptedTool, adopt_all, issues_from_pydantic,
 from standard_tool.exceptions import (
     Issue,
     ToolRefusedError,
-    UnsupportedObjectError,
 )
 
 from ._context import tool_context
@@ -131,7 +130,7 @@ def from_openai_agents(tool: Any) -> OpenAIAgentsTool:
         return OpenAIAgentsTool(tool)
     raise not_adoptable(
         tool,
-        "an Agents SDK function tool",
+        "an Agents SDK function tool (a hosted tool runs on OpenAI's side)",
         holders=(Agent,),
         holder="an Agents SDK agent",
         many="from_openai_agents_tools(agent)",
@@ -144,16 +143,7 @@ def from_openai_agents_tools(tools_or_agent: Any) -> list[OpenAIAgentsTool]:
     function tools run here."""
     return adopt_all(
         tools_or_agent,
-        _function_tool,
+        from_openai_agents,
         single=(FunctionTool, Agent),
         tools_of=lambda item: item.tools if isinstance(item, Agent) else None,
     )
-
-
-def _function_tool(tool: Any) -> OpenAIAgentsTool:
-    if not isinstance(tool, FunctionTool):
-        raise UnsupportedObjectError(
-            f"{type(tool).__name__} is not a function tool (a hosted tool runs on "
-            "OpenAI's side): only function tools are adopted"
-        )
-    return OpenAIAgentsTool(tool)

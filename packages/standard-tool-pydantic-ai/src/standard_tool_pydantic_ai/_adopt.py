@@ -138,7 +138,6 @@ class PydanticAITool(AdoptedTool):
     framework = "PydanticAI"
     is_async = True
     has_async = True
-    input_by_json_schema = True
     validate_output = False
 
     def __init__(

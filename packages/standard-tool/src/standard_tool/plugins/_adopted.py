@@ -37,6 +37,9 @@ class AdoptedTool(WrapperTool):
     """The framework's name, as messages say it."""
     exported: ClassVar[tuple[type, ...]] = ()
     """The adapter's own tool classes, made by its ``to_x``: each has ``standard_tool``."""
+    input_by_json_schema = True
+    """The input is checked against the JSON Schema a model is shown, JSON types strict,
+    whichever target runs the tool (the framework's own validation runs on top)."""
 
     def __init__(
         self, native: Any, *, name: Any, description: Any = "", metadata: Any = None, **fields: Any
