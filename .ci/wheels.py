@@ -42,7 +42,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {
     "pytest-standard-tool": "packages/pytest-standard-tool",
     "standard-tool": "packages/standard-tool",
+    "standard-tool-agent-framework": "packages/standard-tool-agent-framework",
     "standard-tool-cli": "packages/standard-tool-cli",
+    "standard-tool-google-adk": "packages/standard-tool-google-adk",
     "standard-tool-langchain": "packages/standard-tool-langchain",
     "standard-tool-llama-index": "packages/standard-tool-llama-index",
     "standard-tool-mcp": "packages/standard-tool-mcp",
@@ -54,7 +56,9 @@ PACKAGES = {
 TARGETS: dict[str, tuple[str, ...]] = {
     "pytest-standard-tool": (),
     "standard-tool": ("standard", "openai", "anthropic", "gemini", "hf"),
+    "standard-tool-agent-framework": ("agent-framework",),
     "standard-tool-cli": (),
+    "standard-tool-google-adk": ("google-adk",),
     "standard-tool-langchain": ("langchain",),
     "standard-tool-llama-index": ("llama-index",),
     "standard-tool-mcp": ("mcp",),
@@ -144,6 +148,23 @@ if "pydantic-ai" in expected:
 if "smolagents" in expected:
     native = st.convert(add, to="smolagents")
     assert native(2, b=3) == 5 and native.inputs["a"]["type"] == "integer"
+    assert st.call(st.adopt(native), {"a": 1}) == 2
+if "agent-framework" in expected:
+    import asyncio
+
+    native = st.convert(add, to="agent-framework")
+    assert native.parameters() == st.input_json_schema(add)
+    [content] = asyncio.run(native.invoke(arguments={"a": 2, "b": 3}, tool_call_id="c1"))
+    assert content.text == "5"
+    assert st.call(st.adopt(native), {"a": 1}) == 2
+if "google-adk" in expected:
+    import asyncio
+
+    from standard_tool_google_adk import tool_context
+
+    native = st.convert(add, to="google-adk")
+    assert native._get_declaration().parameters_json_schema == st.input_json_schema(add)
+    assert asyncio.run(native.run_async(args={"a": 2, "b": 3}, tool_context=tool_context())) == 5
     assert st.call(st.adopt(native), {"a": 1}) == 2
 if "toy" in expected:
     assert st.call(st.adopt(st.convert(add, to="toy")), {"a": 2}) == 3
