@@ -193,7 +193,9 @@ CORE_DEPENDENCIES = ("pydantic", "pluggy", "jsonschema-rs")
 FRAMEWORK_MODULES = (
     "agent_framework",
     "agents",
+    "agno",
     "google.adk",
+    "haystack",
     "langchain_core",
     "llama_index",
     "mcp",

@@ -43,8 +43,10 @@ PACKAGES = {
     "pytest-standard-tool": "packages/pytest-standard-tool",
     "standard-tool": "packages/standard-tool",
     "standard-tool-agent-framework": "packages/standard-tool-agent-framework",
+    "standard-tool-agno": "packages/standard-tool-agno",
     "standard-tool-cli": "packages/standard-tool-cli",
     "standard-tool-google-adk": "packages/standard-tool-google-adk",
+    "standard-tool-haystack": "packages/standard-tool-haystack",
     "standard-tool-langchain": "packages/standard-tool-langchain",
     "standard-tool-llama-index": "packages/standard-tool-llama-index",
     "standard-tool-mcp": "packages/standard-tool-mcp",
@@ -57,8 +59,10 @@ TARGETS: dict[str, tuple[str, ...]] = {
     "pytest-standard-tool": (),
     "standard-tool": ("standard", "openai", "anthropic", "gemini", "hf"),
     "standard-tool-agent-framework": ("agent-framework",),
+    "standard-tool-agno": ("agno",),
     "standard-tool-cli": (),
     "standard-tool-google-adk": ("google-adk",),
+    "standard-tool-haystack": ("haystack",),
     "standard-tool-langchain": ("langchain",),
     "standard-tool-llama-index": ("llama-index",),
     "standard-tool-mcp": ("mcp",),
@@ -165,6 +169,18 @@ if "google-adk" in expected:
     native = st.convert(add, to="google-adk")
     assert native._get_declaration().parameters_json_schema == st.input_json_schema(add)
     assert asyncio.run(native.run_async(args={"a": 2, "b": 3}, tool_context=tool_context())) == 5
+    assert st.call(st.adopt(native), {"a": 1}) == 2
+if "haystack" in expected:
+    native = st.convert(add, to="haystack")
+    assert native.parameters == st.input_json_schema(add) and native.invoke(a=2, b=3) == 5
+    assert st.call(st.adopt(native), {"a": 1}) == 2
+if "agno" in expected:
+    from agno.tools.function import FunctionCall
+
+    native = st.convert(add, to="agno")
+    assert native.parameters == st.input_json_schema(add)
+    outcome = FunctionCall(function=native, arguments={"a": 2, "b": 3}).execute()
+    assert (outcome.status, outcome.result) == ("success", 5), outcome
     assert st.call(st.adopt(native), {"a": 1}) == 2
 if "toy" in expected:
     assert st.call(st.adopt(st.convert(add, to="toy")), {"a": 2}) == 3

@@ -32,6 +32,8 @@ FRAMEWORK_MODULES = (
     "smolagents",
     "google.adk",
     "agent_framework",
+    "haystack",
+    "agno",
 )
 ADAPTERS = sorted(
     package

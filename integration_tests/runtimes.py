@@ -17,6 +17,8 @@ test_contract.py``), loaded from there rather than written again:
 - ``agent-framework``: a real ``agent.run`` of an ``Agent`` whose scripted chat client makes it.
 - ``google-adk``: a real ``InMemoryRunner`` run of an ``LlmAgent`` whose scripted ``BaseLlm``
   makes it.
+- ``haystack``: a real ``agent.run`` of a Haystack ``Agent`` whose ``MockChatGenerator`` makes it.
+- ``agno``: a real ``agent.run`` of an Agno ``Agent`` whose scripted ``Model`` makes it.
 - ``mcp``: the tool served by a uvicorn server on 127.0.0.1 (streamable HTTP), called by an
   MCP client session over that transport; adopting it is ``connect(url)``.
 """
@@ -51,6 +53,8 @@ TARGETS = (
     "openai-agents",
     "agent-framework",
     "google-adk",
+    "haystack",
+    "agno",
 )
 
 
@@ -142,6 +146,12 @@ def _contract(target: str) -> Any:
     if target == "google-adk":
         module = load("packages/standard-tool-google-adk/tests/test_contract.py", "adk_contract")
         return module.TestGoogleAdkContract()
+    if target == "haystack":
+        module = load("packages/standard-tool-haystack/tests/test_contract.py", "hs_contract")
+        return module.TestHaystackContract()
+    if target == "agno":
+        module = load("packages/standard-tool-agno/tests/test_contract.py", "agno_contract")
+        return module.TestAgnoContract()
     if target == "mcp":
         module = load("packages/standard-tool-mcp/tests/test_contract.py", "mcp_contract")
         contract = module.TestMCPContract()
@@ -169,6 +179,8 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
         "smolagents",
         "agent-framework",
         "google-adk",
+        "haystack",
+        "agno",
     ):
         contract = _contract(target)
         out[target] = Runtime(
@@ -323,6 +335,30 @@ def native_tools(source: str) -> list[Any]:
             return {"error": f"refused: {reason}"}
 
         return [AdkFunctionTool(multiply), AdkFunctionTool(refuse)]
+
+    if source == "haystack":
+        from haystack.tools import create_tool_from_function
+
+        def refuse_hs(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ValueError(f"refused: {reason}")
+
+        return [
+            create_tool_from_function(multiply),
+            create_tool_from_function(refuse_hs, name="refuse"),
+        ]
+
+    if source == "agno":
+        from agno.tools.function import Function as AgnoFunction
+
+        def refuse_agno(reason: str) -> str:
+            """Refuse, saying why."""
+            raise ValueError(f"refused: {reason}")
+
+        return [
+            AgnoFunction.from_callable(multiply),
+            AgnoFunction.from_callable(refuse_agno, name="refuse"),
+        ]
 
     import importlib
 

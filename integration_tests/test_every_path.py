@@ -24,6 +24,8 @@ pytest.importorskip("standard_tool_pydantic_ai")
 pytest.importorskip("standard_tool_smolagents")
 pytest.importorskip("standard_tool_agent_framework")
 pytest.importorskip("standard_tool_google_adk")
+pytest.importorskip("standard_tool_haystack")
+pytest.importorskip("standard_tool_agno")
 
 import runtimes  # noqa: E402
 from runtimes import RESULTS, TARGETS, Runtime, native_tools  # noqa: E402
@@ -156,6 +158,8 @@ def test_a_chain_of_hops_keeps_everything_at_every_hop(
         "openai-agents",
         "agent-framework",
         "google-adk",
+        "haystack",
+        "agno",
     ],
 )
 def test_a_framework_native_tool_behaves_the_same_in_every_target(

@@ -23,6 +23,8 @@ ADAPTERS = {
     *("langchain", "pydantic-ai", "llama-index", "mcp", "openai-agents", "smolagents"),
     "google-adk",
     "agent-framework",
+    "haystack",
+    "agno",
     *("openai", "anthropic", "gemini", "hf"),
 }
 """The targets this suite expects installed: every adapter of the project."""

@@ -32,9 +32,11 @@ GATED = ["call", "serve", "pending", "approve", "reject"]
 """The commands that take --gate."""
 RUNTIMES = [
     "agent-framework",
+    "agno",
     "anthropic",
     "gemini",
     "google-adk",
+    "haystack",
     "hf",
     "langchain",
     "llama-index",

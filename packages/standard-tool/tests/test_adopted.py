@@ -15,6 +15,7 @@ import standard_tool as st
 from standard_tool.adapters import (
     AdoptedTool,
     AmbientContext,
+    BaseRuntime,
     WrapperTool,
     adopt_all,
     build_context,
@@ -235,3 +236,34 @@ async def test_an_ambient_context_is_the_value_set_around_a_run_in_each_task() -
         assert copy.deepcopy(ambient.get)() == {"user": "ann"}  # a copied tool reads the same
         await task
     assert seen == [{"user": "ann"}] and ambient.get() is None
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        {"type": "function", "function": {"name": "add", "parameters": SCHEMA}},
+        {"name": "add", "parameters": SCHEMA},
+        {"name": "add", "parameters": None, "parameters_json_schema": SCHEMA},
+        {"name": "add", "inputSchema": SCHEMA},
+    ],
+    ids=["openai-chat", "parameters", "parameters_json_schema", "inputSchema"],
+)
+def test_a_runtime_reads_the_input_schema_from_its_declaration(declared: dict[str, Any]) -> None:
+    class Shown(BaseRuntime):
+        target = "shown"
+
+        def declaration(self, native: Any) -> dict[str, Any]:
+            return declared
+
+    assert Shown().input_schema(object()) == SCHEMA
+
+
+def test_a_runtime_whose_declaration_holds_no_schema_says_so() -> None:
+    class Bare(BaseRuntime):
+        target = "bare"
+
+        def declaration(self, native: Any) -> dict[str, Any]:
+            return {"name": "add"}
+
+    with pytest.raises(LookupError, match="Bare: the declaration holds no input schema"):
+        Bare().input_schema(object())

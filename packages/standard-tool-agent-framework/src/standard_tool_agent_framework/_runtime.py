@@ -30,10 +30,6 @@ class AgentFrameworkRuntime(BaseRuntime):
     def declaration(self, native: Any) -> dict[str, Any]:
         return declaration(native)
 
-    def input_schema(self, native: Any) -> dict[str, Any]:
-        schema: dict[str, Any] = declaration(native)["function"]["parameters"]
-        return schema
-
     def run(self, native: Any, arguments: dict[str, Any], context: Any = None) -> NativeOutcome:
         """The run; the model reads the function result's text."""
         failures: list[Exception] = []

@@ -32,10 +32,6 @@ class GoogleAdkRuntime(BaseRuntime):
         )
         return declared
 
-    def input_schema(self, native: Any) -> dict[str, Any]:
-        schema: dict[str, Any] = self.declaration(native).get("parameters_json_schema", {})
-        return schema
-
     def run(self, native: Any, arguments: dict[str, Any], context: Any = None) -> NativeOutcome:
         results: list[Any] = []
 

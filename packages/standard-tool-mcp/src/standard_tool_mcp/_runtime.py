@@ -58,10 +58,6 @@ class MCPRuntime(BaseRuntime):
         """The tool's entry in the server's ``tools/list`` result, in its wire form."""
         return _compat.dump(st.run_sync(self._listed(native)))
 
-    def input_schema(self, native: ServedTool) -> dict[str, Any]:
-        schema: dict[str, Any] = self.declaration(native)["inputSchema"]
-        return schema
-
     def run(
         self, native: ServedTool, arguments: dict[str, Any], context: Any = None
     ) -> NativeOutcome:

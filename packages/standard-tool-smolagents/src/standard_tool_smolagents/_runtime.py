@@ -37,10 +37,6 @@ class SmolagentsRuntime(BaseRuntime):
         declared: dict[str, Any] = get_tool_json_schema(native)
         return declared
 
-    def input_schema(self, native: Tool) -> dict[str, Any]:
-        schema: dict[str, Any] = self.declaration(native)["function"]["parameters"]
-        return schema
-
     def run(self, native: Tool, arguments: dict[str, Any], context: Any = None) -> NativeOutcome:
         if native.name == FINAL_ANSWER:
             raise UnsupportedToolError(

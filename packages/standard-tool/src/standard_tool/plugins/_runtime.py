@@ -38,9 +38,10 @@ class BaseRuntime:
     :meth:`call` refuses arguments that are no JSON object as a direct call of the tool
     refuses them, and hands any other to :meth:`run` as a ``dict``.
 
-    A subclass sets :attr:`target` and writes ``declaration``, ``input_schema`` and
-    :meth:`run`, which are specific to its framework; one whose framework changes a result
-    before the model reads it says how with :meth:`normalise` and :attr:`normalisation`.
+    A subclass sets :attr:`target` and writes ``declaration`` and :meth:`run`, which are
+    specific to its framework (and ``input_schema`` when the declaration does not hold the
+    schema where :meth:`input_schema` looks); one whose framework changes a result before the
+    model reads it says how with :meth:`normalise` and :attr:`normalisation`.
     """
 
     target: ClassVar[str]
@@ -61,6 +62,22 @@ class BaseRuntime:
             refusal = non_object_refusal(self.standard_tool(native), arguments)
             return NativeOutcome(error=str(refusal))
         return self.run(native, dict(arguments), context)
+
+    def declaration(self, native: Any) -> dict[str, Any]:
+        """What the framework sends a model for ``native``, as JSON data."""
+        raise NotImplementedError(f"{type(self).__name__} shows no declaration: write it")
+
+    def input_schema(self, native: Any) -> dict[str, Any]:
+        """The input JSON Schema in :meth:`declaration`: its ``parameters`` (in the OpenAI
+        chat form, ``function.parameters``), ``parameters_json_schema`` or ``inputSchema``."""
+        shown = self.declaration(native)
+        if isinstance(shown.get("function"), Mapping):
+            shown = shown["function"]
+        for key in ("parameters", "parameters_json_schema", "inputSchema"):
+            schema = shown.get(key)
+            if isinstance(schema, dict):
+                return schema
+        raise LookupError(f"{type(self).__name__}: the declaration holds no input schema")
 
     def run(self, native: Any, arguments: dict[str, Any], context: Any = None) -> NativeOutcome:
         """A model's call of ``native`` with the JSON object ``arguments``, run as the
