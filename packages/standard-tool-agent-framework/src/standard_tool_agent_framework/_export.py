@@ -147,7 +147,7 @@ class StandardFunctionTool(FunctionTool):
         request id."""
         context = build_context(self._standard.name, self._get_context, ctx)
         if self._guarded:
-            context = with_request_id(self._standard, context, call_id, replace=True)
+            context = with_request_id(self._standard, context, call_id)
         return context
 
     async def invoke(

@@ -82,7 +82,7 @@ class StandardFunction(Function):
         getter = self.context_getter or context_from_run
         context = build_context(self.standard.name, getter, run_context)
         if guarded_of(self.standard) is not None:
-            context = with_request_id(self.standard, context, call_id, replace=True)
+            context = with_request_id(self.standard, context, call_id)
         return context
 
     def call(self, fc: Any, arguments: dict[str, Any]) -> str:

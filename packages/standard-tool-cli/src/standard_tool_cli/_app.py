@@ -436,8 +436,11 @@ def show(source: str, tool: str, target: str, timeout: float) -> None:
     gives the same with the schemas in that dialect; an installed target gives what that
     framework sends a model (`langchain`: `convert_to_openai_tool`, `llama-index`: its
     `to_openai_tool`, `mcp`: the `tools/list` entry, `pydantic-ai`: the `ToolDefinition`,
-    `openai-agents`: its Responses API function declaration, `smolagents`: `get_tool_json_schema`, a provider, `openai`, `anthropic`, `gemini` or `hf`: its envelope). `standard-tool targets`
-    lists the installed targets and dialects.
+    `openai-agents`: its Responses API function declaration, `smolagents`:
+    `get_tool_json_schema`, `agent-framework`: `to_json_schema_spec`, `google-adk`: the
+    `FunctionDeclaration`, `haystack`: the `tool_spec`, `agno`: the function as a run sends
+    it, a provider, `openai`, `anthropic`, `gemini` or `hf`: its envelope). `standard-tool
+    targets` lists the installed targets and dialects.
     """
     with ExitStack() as stack:
         found = find_tool(_open_source(source, stack, timeout), tool, source)
@@ -528,8 +531,8 @@ def call(
     Without `--via` (or with `--via standard`) the tool is called directly; with a target,
     the tool is converted to it and run as its framework runs a model's tool call
     (`langchain`: `invoke` with a `ToolCall`; `mcp`: served in memory and called by a
-    client; `pydantic-ai`, `llama-index`, `openai-agents` and `smolagents`: an agent run with a scripted
-    model; `openai`,
+    client; `pydantic-ai`, `llama-index`, `openai-agents`, `smolagents`, `agent-framework`,
+    `google-adk`, `haystack` and `agno`: an agent run with a scripted model; `openai`,
     `anthropic`, `gemini` and `hf`: a model's call in the provider's envelope, answered by
     `run_tool_calls`), and what the model would get back is printed.
 

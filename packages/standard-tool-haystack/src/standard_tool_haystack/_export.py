@@ -94,7 +94,7 @@ class StandardHaystackTool(Tool):
         with the model's ``call_id`` as a guarded tool's request id."""
         context = current_context()
         if self.guarded:
-            context = with_request_id(self._standard, context, call_id, replace=True)
+            context = with_request_id(self._standard, context, call_id)
         return context
 
     def _functions(self) -> tuple[Callable[..., Any], Callable[..., Any]]:
