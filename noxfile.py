@@ -3,9 +3,14 @@
 - ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package,
   and the core's import graph (``lint-imports``: its parts import one way, no import circles).
 - ``repo``: the repository's own checks (``tests/``): tox.ini, the README, the CI script.
-- ``wheels``: every package built as a wheel and installed alone, with uv and with pip; every
-  ``sh`` block of every Markdown file that installs, run as written in a fresh copy of the
-  repository (``.ci/wheels.py``).
+- ``wheels``: every package built once as a wheel and installed alone, with uv and with pip
+  (``.ci/wheels.py --packages``).
+- ``docs``: the documentation site built by ``mkdocs build --strict`` (``mkdocs.yml``; the API
+  reference from every package's docstrings, the command line's from its click commands), then
+  opened in Debian's Chromium (``.ci/docs.py``): each public name has its entry, and screenshots
+  of the front page and the API reference are saved in the built site's ``screenshots/``.
+- ``install-blocks``: every ``sh`` block of every Markdown file that installs, run as written in
+  a fresh copy of the repository (``.ci/wheels.py --markdown``).
 - ``core-only`` / ``core-lowest``: the core and the toy third-party plugin, with no framework
   installed (``integration_tests/core_only.py`` checks that none is importable), newest and
   lowest dependency versions.
@@ -144,6 +149,12 @@ BOUNDARY_LINT_REQUIRES = (
     *BROWSER_REQUIRES,
 )
 """What the ``lint`` session adds for ``mypy`` on the boundary's tests."""
+DOCS_REQUIRES = tuple(
+    str(Requirement(line)).split(";")[0]  # the session's Python is one the markers admit
+    for line in nox.project.load_toml(ROOT / "pyproject.toml")["dependency-groups"]["docs"]
+)
+"""What builds the documentation site: the workspace's ``docs`` group (``uv run --group docs
+mkdocs serve``), ruff among them (mkdocstrings formats the signatures with it)."""
 POSARGS = "{posargs}"
 """Stands for the arguments after ``--`` (nox) or ``--`` (tox) in a command."""
 INTEGRATION_REQUIRES = (
@@ -316,10 +327,30 @@ def envs() -> list[Env]:
         ),
         Env(
             "wheels",
-            "Every package as a wheel, installed alone (uv and pip) in a fresh venv and used; "
-            "every install block of every Markdown file, run as written.",
+            "Every package built once as a wheel, installed alone (uv and pip) in a fresh venv "
+            "and used.",
             requires=("uv>=0.5",),
-            commands=(("python", ".ci/wheels.py", POSARGS),),
+            commands=(("python", ".ci/wheels.py", "--packages", POSARGS),),
+        ),
+        Env(
+            "docs",
+            "The documentation site: mkdocs build --strict (the API reference of every package "
+            "from its docstrings, the command line's from its click commands), then the built "
+            "site opened in Chromium (.ci/docs.py): checked, and screenshots saved.",
+            requires=(*DOCS_REQUIRES, *BROWSER_REQUIRES),
+            local=(*packages, CLI, PLUGIN),
+            commands=(
+                ("mkdocs", "build", "--strict", "--site-dir", f"{ENV_DIR}/site"),
+                ("python", ".ci/docs.py", f"{ENV_DIR}/site"),
+            ),
+            variables=(("NO_MKDOCS_2_WARNING", "1"),),
+        ),
+        Env(
+            "install-blocks",
+            "Every install block of every Markdown file, run as written in a fresh copy of the "
+            "repository, and what it installed used.",
+            requires=("uv>=0.5",),
+            commands=(("python", ".ci/wheels.py", "--markdown", POSARGS),),
         ),
         Env(
             "core-only",

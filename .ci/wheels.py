@@ -1,6 +1,6 @@
 """Every package builds as a wheel and installs alone, from wheels, with uv and with pip.
 
-Run by the ``wheels`` session (``uvx nox -s wheels``). In a temporary folder:
+Run by the ``wheels`` and ``install-blocks`` sessions. In a temporary folder:
 
 1. ``uv build --all-packages --no-sources`` builds an sdist and a wheel of every package (the
    wheel from the sdist); each wheel's metadata must name no local path.
@@ -12,7 +12,9 @@ Run by the ``wheels`` session (``uvx nox -s wheels``). In a temporary folder:
    clone holds), with neither this session's venv nor ``VIRTUAL_ENV`` in its environment: the
    block makes the venv itself (``python3 -m venv .venv``, ``uv venv``, ``uv sync``) and installs
    into it. An install line outside an ``sh`` block (which nothing would run) fails the run; so
-   does a block that makes no venv in the copy, or installs nothing of this repository.
+   does a block that makes no venv in the copy, or installs nothing of this repository. A block
+   whose text another block has (a package's README and its page of the documentation site)
+   runs once.
 
 After each install: ``pip check``; every package of this repository installed imports; nothing
 installed is editable or a folder of this repository (except after ``uv sync``, which installs
@@ -20,7 +22,8 @@ the workspace editable, from the copy); the targets listed by ``standard_tool.ta
 exactly the ones installed; and a smoke script converts a tool to each installed target and calls
 the result.
 
-``python .ci/wheels.py --markdown`` runs only the Markdown install blocks.
+``python .ci/wheels.py --markdown`` runs only the Markdown install blocks (the
+``install-blocks`` session), ``--packages`` only the wheels (the ``wheels`` session).
 """
 
 from __future__ import annotations
@@ -438,15 +441,20 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="standard-tool-wheels-") as name:
         tmp = Path(name)
         ws = Workspace(tmp, uv)
-        for block in blocks:
-            run_block(ws, block)
-        print(
-            f"markdown: {len(blocks)} install blocks ran as written: {', '.join(map(str, blocks))}"
-        )
+        if argv not in ([], ["--markdown"], ["--packages"]):
+            raise SystemExit(f"usage: {sys.argv[0]} [--markdown | --packages]")
+        if argv != ["--packages"]:
+            first: dict[str, Block] = {}
+            for block in blocks:
+                if block.text in first:  # the same commands in the same files: the same result
+                    print(f"{block}: the same block as {first[block.text]}, which ran", flush=True)
+                    continue
+                first[block.text] = block
+                run_block(ws, block)
+            names = ", ".join(map(str, first.values()))
+            print(f"markdown: {len(blocks)} install blocks, {len(first)} different, ran: {names}")
         if argv == ["--markdown"]:
             return 0
-        if argv:
-            raise SystemExit(f"usage: {sys.argv[0]} [--markdown]")
         wheels = build(tmp, uv)
         for package in PACKAGES:
             files = sorted({wheels["standard-tool"], wheels[package]})

@@ -5,15 +5,30 @@ draft into a small SQLite CRM, behind a gate.
   customer, and a customer that does not exist, read alike (``not_found``);
 - freshness: the draft cites a source document by ``source_ref`` (``"doc-1@3"``, its id and
   version); a version that is no longer the current one is ``stale``;
-- approval: a summary longer than 280 characters waits for a person;
+- approval: a summary longer than 280 characters, or a draft that carries the customer's PIN,
+  waits for a person, who reads the PIN as ``"<secret>"`` (the tool's input schema marks it
+  ``writeOnly``) and approves the call it is bound to;
 - receipts in SQLite, beside the CRM: a call retried with the same request id runs once, and
   a call that timed out after its write is read back from the CRM (each draft records the
   request id that made it) instead of writing twice;
 - a budget per tenant, and the kill switch.
 
 ``Crm(path)`` makes and seeds the database; ``create_task_draft(crm)`` is the tool;
-``crm_gate(crm, store)`` the gate. The tests run every case through every installed
-framework (``integration_tests/test_crm_example.py``).
+``crm_gate(crm, store)`` the gate. They need the core with its ``cedar`` extra (cedarpy:
+``pip install './packages/standard-tool[cedar]'``), and no framework.
+
+Run from the repository root, ``python examples/crm.py`` goes through the loop once, over a
+CRM and a gate's store in SQLite files of a temporary folder (``python examples/crm.py
+FOLDER``: in FOLDER, kept), and prints what each step did: ann's draft that carries the
+customer's PIN is held, and the approval request a person reads is shown (the PIN
+``"<secret>"``); bob approves it; the call made again runs once; the same request id once
+more runs nothing (its receipt, read back, answers); eve, of another tenant, calling for the
+same customer is refused as ``not_found``; the CRM holds one draft.
+
+``uv run --no-sync pytest integration_tests/test_crm_example.py``, from the repository root,
+runs that command and checks what it prints and what the CRM holds, and every case through
+every installed framework (the LangGraph case below needs ``standard-tool-langchain``,
+``langgraph`` and ``starlette``).
 
 A held call, from the model to the person and back (:func:`drafting_graph`): LangGraph runs
 the model's call of the guarded tool, and the run pauses (``result["__interrupt__"]``: the
@@ -27,7 +42,10 @@ run on.
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -41,9 +59,12 @@ from standard_tool.boundary import (
     CallRequest,
     CedarPolicy,
     Gate,
+    SqliteStore,
     Store,
+    record_key,
     report_effect,
 )
+from standard_tool.exceptions import ToolRefusedError
 
 POLICY = """
 // An actor drafts tasks only for the customers of their own tenant.
@@ -77,7 +98,7 @@ class Crm:
                 CREATE TABLE IF NOT EXISTS sources (ref TEXT PRIMARY KEY, version INTEGER);
                 CREATE TABLE IF NOT EXISTS drafts (
                     id INTEGER PRIMARY KEY, customer TEXT, summary TEXT, source_ref TEXT,
-                    request_id TEXT UNIQUE, author TEXT
+                    request_id TEXT UNIQUE, author TEXT, pin TEXT
                 );
                 """
             )
@@ -90,12 +111,21 @@ class Crm:
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=10)
 
-    def write_draft(self, customer: str, summary: str, source_ref: str, context: Any) -> int:
+    def write_draft(
+        self, customer: str, summary: str, source_ref: str, context: Any, pin: str | None = None
+    ) -> int:
         with self._lock, self._connect() as db:
             cursor = db.execute(
-                "INSERT INTO drafts (customer, summary, source_ref, request_id, author) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (customer, summary, source_ref, context.get("request_id"), context.get("actor")),
+                "INSERT INTO drafts (customer, summary, source_ref, request_id, author, pin) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    customer,
+                    summary,
+                    source_ref,
+                    context.get("request_id"),
+                    context.get("actor"),
+                    pin,
+                ),
             )
             return int(cursor.lastrowid or 0)
 
@@ -144,15 +174,21 @@ def create_task_draft(crm: Crm, *, timeout: float = 2.0) -> st.Tool:
 
     @st.tool(timeout=timeout)
     def create_task_draft(
-        customer_id: Annotated[str, Field(description="The customer's id, e.g. c-1.")],
-        summary: Annotated[str, Field(max_length=1000, description="What the task is about.")],
-        source_ref: Annotated[
-            str, Field(description="The source document and its version, e.g. doc-1@3.")
-        ],
+        customer_id: str,
+        summary: Annotated[str, Field(max_length=1000)],
+        source_ref: str,
+        pin: Annotated[str, Field(json_schema_extra={"writeOnly": True})] = "",
         context: Any = None,
     ) -> dict[str, Any]:
-        """Draft a follow-up task for a customer, citing the document it comes from."""
-        draft_id = crm.write_draft(customer_id, summary, source_ref, context or {})
+        """Draft a follow-up task for a customer, citing the document it comes from.
+
+        Args:
+            customer_id: The customer's id, e.g. c-1.
+            summary: What the task is about.
+            source_ref: The source document and its version, e.g. doc-1@3.
+            pin: The PIN the customer confirms on the call back, if they gave one.
+        """
+        draft_id = crm.write_draft(customer_id, summary, source_ref, context or {}, pin or None)
         report_effect(f"draft:{draft_id}")
         if crm.slow_after_write:
             time.sleep(crm.slow_after_write)
@@ -166,8 +202,8 @@ def _customer(request: CallRequest) -> dict[str, str]:
 
 
 def crm_gate(crm: Crm, store: Store, *, budget: int = 100) -> Gate:
-    """The gate of ``create_task_draft``: Cedar, freshness, approval, receipts in ``store``,
-    ``budget`` calls per tenant."""
+    """The gate of ``create_task_draft``: Cedar, freshness, approval (a long summary, or a
+    PIN), receipts in ``store``, ``budget`` calls per tenant."""
     return Gate(
         policy=CedarPolicy(
             POLICY,
@@ -177,7 +213,9 @@ def crm_gate(crm: Crm, store: Store, *, budget: int = 100) -> Gate:
             deny_message="No customer with that id.",
         ),
         freshness=lambda request: crm.is_current(request.arguments["source_ref"]),
-        approvals=lambda request: len(request.arguments["summary"]) > LONG_SUMMARY,
+        approvals=lambda request: (
+            len(request.arguments["summary"]) > LONG_SUMMARY or bool(request.arguments.get("pin"))
+        ),
         reconcile=lambda request: crm.draft_made_by(request.request_id),
         store=store,
         budgets=[Budget(budget, key="tenant")],
@@ -202,3 +240,69 @@ def drafting_graph(crm: Crm, gate: Gate) -> Any:
     graph.add_edge(START, "tools")
     graph.add_edge("tools", END)
     return graph.compile(checkpointer=InMemorySaver())
+
+
+ANN = {"actor": "ann", "tenant": "acme"}
+EVE = {"actor": "eve", "tenant": "globex"}
+CALL_BACK = {
+    "customer_id": "c-1",
+    "summary": "Call back about the renewal.",
+    "source_ref": "doc-1@3",
+    "pin": "4921",
+}
+"""ann's draft: it carries the customer's PIN, so a person approves it first."""
+
+
+def main(folder: str | None = None) -> None:
+    """Go through the loop once and print each step: over a CRM and a gate's store in SQLite
+    files of ``folder`` (kept), or of a temporary folder (removed at the end)."""
+    with tempfile.TemporaryDirectory() as temporary:
+        where = Path(folder or temporary)
+        crm = Crm(where / "crm.sqlite")
+        store = SqliteStore(where / "gate.sqlite")
+        try:
+            _loop(crm, crm_gate(crm, store))
+        finally:
+            store.close()
+
+
+def _loop(crm: Crm, gate: Gate) -> None:
+    """The loop of :func:`main`, one printed line for each step."""
+    tool = gate.guard(create_task_draft(crm))
+    call = {**ANN, "request_id": "r-1"}
+    try:
+        st.call(tool, CALL_BACK, call)
+    except ToolRefusedError as refusal:
+        asked = refusal.approval or {}
+        print(f"held: ann's call r-1, with the customer's PIN, waits for a person: {refusal.code}")
+        print(f"  the approval request: {asked['tool']} for {asked['actor']} of {asked['tenant']}")
+        print(f"  {asked['summary']}")
+    gate.approve("r-1", tenant="acme", actor="ann", approver="bob")
+    print("approved: bob approves r-1")
+    ran = st.call(tool, CALL_BACK, call)
+    print(f"ran once: r-1, made again, writes draft {ran['draft_id']}; {_holding(crm)}")
+    again = st.call(tool, CALL_BACK, call)
+    receipt = gate.store.receipt(record_key("acme", "ann", "r-1"))
+    assert receipt is not None
+    print(
+        f"replayed: r-1, made once more, runs nothing and answers {json.dumps(again)}; its "
+        f"receipt, read back: {receipt.state}, effect {receipt.effect_id}; {_holding(crm)}"
+    )
+    try:
+        st.call(tool, CALL_BACK, {**EVE, "request_id": "r-2"})
+    except ToolRefusedError as refusal:
+        print(f"refused: eve of globex, calling for the same customer c-1, reads {refusal}")
+    drafts = [
+        f"for {customer}, {json.dumps(summary)}, written under {request_id}"
+        for customer, summary, request_id in crm.drafts()
+    ]
+    print(f"{_holding(crm)}: " + "; ".join(drafts))
+
+
+def _holding(crm: Crm) -> str:
+    count = len(crm.drafts())
+    return f"the CRM holds {count} draft{'' if count == 1 else 's'}"
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:2])

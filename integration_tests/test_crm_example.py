@@ -1,26 +1,63 @@
-"""The worked example of the execution boundary (``examples/crm.py``), case by case, through
-every installed framework's own runtime (the runtimes ``standard-tool check`` uses) and through
-an MCP server with bearer authentication: what the model reads (the refusal's code in the one
-JSON line, or the result) and the rows the CRM holds afterwards."""
+"""The worked example of the execution boundary (``examples/crm.py``): ``python
+examples/crm.py`` run as a command, and each case through every installed framework's own
+runtime (the runtimes ``standard-tool check`` uses) and through an MCP server with bearer
+authentication: what the model reads (the refusal's code in the one JSON line, or the result)
+and the rows the CRM holds afterwards.
+
+The example is imported from its file, so that any way of running pytest finds it
+(``uv run --no-sync pytest integration_tests/test_crm_example.py`` from the repository root)."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
-from runtimes import refusal_payload
 
 import standard_tool as st
-from examples.crm import Crm, create_task_draft, crm_gate
 from standard_tool.boundary import Gate, SqliteStore, record_key
 from standard_tool.exceptions import ToolRefusedError
 from standard_tool.registry import runtime
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "crm.py"
+
+
+def _example() -> ModuleType:
+    """``examples/crm.py``, imported from its file."""
+    spec = importlib.util.spec_from_file_location("crm_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:  # mypy, given examples/crm.py, names it ``crm``
+    from crm import Crm, create_task_draft, crm_gate, drafting_graph
+else:
+    _crm = _example()
+    Crm, create_task_draft, crm_gate = _crm.Crm, _crm.create_task_draft, _crm.crm_gate
+    drafting_graph = _crm.drafting_graph
+
+
+def refusal_payload(text: str) -> dict[str, Any]:
+    """The refusal's one JSON line in what a model read (``runtimes.refusal_payload``, loaded
+    by name: the shared ``runtimes`` module is not type-checked)."""
+    payload: dict[str, Any] = importlib.import_module("runtimes").refusal_payload(text)
+    return payload
+
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -223,6 +260,23 @@ def test_an_approval_holds_only_for_the_arguments_it_was_given(crm: Setup) -> No
     assert [row[2] for row in crm.crm.drafts()] == ["r-long"]
 
 
+def test_a_draft_with_a_pin_is_held_and_the_person_never_reads_the_pin(crm: Setup) -> None:
+    with_pin = {**DRAFT, "pin": "4921"}
+    assert crm.call(with_pin, request_id="r-pin").code == "held_for_review"
+    held = crm.gate.pending("r-pin", tenant="acme", actor="ann")
+    assert held is not None and held.arguments == {**DRAFT, "pin": "<secret>"}
+    assert "4921" not in held.summary and crm.crm.drafts() == []
+    crm.gate.approve("r-pin", tenant="acme", actor="ann", approver="bob")
+    assert crm.call(with_pin, request_id="r-pin").code is None
+    assert [row[2] for row in crm.crm.drafts()] == ["r-pin"]
+    assert _pins(crm.crm) == ["4921"]  # the tool was given the PIN itself
+
+
+def _pins(data: Crm) -> list[str | None]:
+    with sqlite3.connect(data.path) as db:
+        return [row[0] for row in db.execute("SELECT pin FROM drafts ORDER BY id")]
+
+
 def test_a_retried_request_id_writes_one_draft(crm: Setup) -> None:
     first = crm.call(DRAFT, request_id="r-1")
     again = crm.call(DRAFT, request_id="r-1")
@@ -311,8 +365,6 @@ def test_a_held_draft_pauses_in_langgraph_and_the_inbox_decides(
 ) -> None:
     from langgraph.types import Command
 
-    from examples.crm import drafting_graph
-
     data = Crm(tmp_path / "crm.sqlite")
     gate = crm_gate(data, SqliteStore(tmp_path / "gate.sqlite"))
     graph = drafting_graph(data, gate)
@@ -344,3 +396,58 @@ def test_a_held_draft_pauses_in_langgraph_and_the_inbox_decides(
             assert "not this quarter" not in reply.content
     used = gate.store.approval(record_key("acme", "ann", "call-1"))
     assert used is not None and used.approver == "bob"
+
+
+# -- python examples/crm.py -----------------------------------------------------------------
+
+PRINTED = [
+    "held: ann's call r-1, with the customer's PIN, waits for a person: held_for_review",
+    "  the approval request: create_task_draft for ann of acme",
+    '  {"customer_id": "c-1", "pin": "<secret>", "source_ref": "doc-1@3", '
+    '"summary": "Call back about the renewal."}',
+    "approved: bob approves r-1",
+    "ran once: r-1, made again, writes draft 1; the CRM holds 1 draft",
+    'replayed: r-1, made once more, runs nothing and answers {"draft_id": 1, "customer_id": '
+    '"c-1"}; its receipt, read back: succeeded, effect draft:1; the CRM holds 1 draft',
+    'refused: eve of globex, calling for the same customer c-1, reads {"code": "not_found", '
+    '"retryable": false, "message": "No customer with that id.", "request_id": "r-2"}',
+    'the CRM holds 1 draft: for c-1, "Call back about the renewal.", written under r-1',
+]
+"""What ``python examples/crm.py`` prints, line by line."""
+
+
+def _run_example(*args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "examples/crm.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout.splitlines()
+
+
+def test_the_example_prints_the_loop() -> None:
+    assert _run_example() == PRINTED
+
+
+def test_what_the_example_prints_is_what_the_crm_and_the_store_hold(tmp_path: Path) -> None:
+    assert _run_example(str(tmp_path)) == PRINTED
+    data = Crm(tmp_path / "crm.sqlite")
+    assert data.drafts() == [("c-1", "Call back about the renewal.", "r-1")]  # written once
+    assert _pins(data) == ["4921"]
+    store = SqliteStore(tmp_path / "gate.sqlite")
+    try:
+        approval = store.approval(record_key("acme", "ann", "r-1"))
+        assert approval is not None and (approval.status, approval.approver) == ("used", "bob")
+        assert approval.arguments["pin"] == "<secret>"
+        receipt = store.receipt(record_key("acme", "ann", "r-1"))
+        assert receipt is not None and receipt.state == "succeeded"
+        assert (receipt.result, receipt.effect_id) == (
+            {"draft_id": 1, "customer_id": "c-1"},
+            "draft:1",
+        )
+        assert store.receipt(record_key("globex", "eve", "r-2")) is None  # refused: nothing ran
+    finally:
+        store.close()

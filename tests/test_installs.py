@@ -1,6 +1,6 @@
-"""Every install line of every Markdown file is in an ``sh`` block that the ``wheels`` session
-runs as written (``.ci/wheels.py``), in a fresh copy of the repository, into the venv the block
-makes; a block that fails, makes no venv or installs nothing of this repository fails the run."""
+"""Every install line of every Markdown file is in an ``sh`` block that the ``install-blocks``
+session runs as written (``.ci/wheels.py``), in a fresh copy of the repository, into the venv the
+block makes; a block that fails, makes no venv or installs nothing of this repository fails the run."""
 
 from __future__ import annotations
 

@@ -34,7 +34,10 @@ def test_the_compatibility_table_lists_every_session_in_order(noxfile: ModuleTyp
 
 def test_ci_runs_the_quick_start_commands() -> None:
     quick_start = commands(section("Quick start"))
-    assert quick_start == ["uv run standard-tool check examples/weather.py:TOOLS", "uvx nox"]
+    assert quick_start == [
+        "uv run standard-tool check examples/weather.py:TOOLS",
+        "python3 .ci/sessions.py",
+    ]
     ci_lines = [line.strip() for line in CI.splitlines()]
     for command in quick_start:
         assert command in ci_lines, f".ci/run does not run `{command}`"

@@ -13,7 +13,7 @@ import pytest
 import standard_tool as st
 from pytest_standard_tool import assert_conforms
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[3] / "docs" / "how-to" / "pytest-plugin.md"
 TWO = ("--standard-tool-target", "standard", "--standard-tool-target", "langchain")
 MARKED = (
     '@pytest.mark.standard_tools(utc_offset, inputs={"utc_offset": {"timezone": "Europe/Paris"}})'
@@ -21,8 +21,8 @@ MARKED = (
 
 
 def inputs_example() -> str:
-    """The README's example of ``inputs=``."""
-    blocks: list[str] = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    """The pytest plugin guide's example of ``inputs=``."""
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", GUIDE.read_text(), flags=re.S)
     (block,) = [block for block in blocks if "inputs=" in block]
     assert MARKED in block
     return block

@@ -1,12 +1,16 @@
 """The official MCP conformance suite (npm ``@modelcontextprotocol/conformance``) and Node 22,
-installed once per checkout into pytest's cache from the npm registry."""
+installed once per machine from the npm registry, into the user's cache folder
+(``$XDG_CACHE_HOME``, else ``~/.cache``: ``standard-tool/mcp-conformance-<suite>-node<version>``),
+where every clone and every run reuses it."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,21 +22,40 @@ NODE = "node@22"
 HERE = Path(__file__).parent
 
 
+def cache_folder() -> Path:
+    """Where Node and the suite are installed: one folder per machine and pair of versions."""
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    version = SUITE.rsplit("@", 1)[1]
+    return Path(home, "standard-tool", f"mcp-conformance-{version}-{NODE.replace('@', '')}")
+
+
 @pytest.fixture(scope="session")
-def conformance(request: pytest.FixtureRequest) -> list[str]:
-    """The command that runs the suite's CLI."""
-    folder = request.config.cache.mkdir("mcp-conformance-0.1.16")
+def conformance() -> list[str]:
+    """The command that runs the suite's CLI (Node and the suite installed on first use)."""
+    folder = cache_folder()
     node = folder / "node_modules" / ".bin" / "node"
     cli = folder / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
     if not (node.exists() and cli.exists()):
         npm = shutil.which("npm")
         if npm is None:
             pytest.fail("npm is needed to install the MCP conformance suite and Node 22")
-        subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(folder), NODE, SUITE],
-            check=True,
-            timeout=600,
-        )
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        # Installed beside, then renamed into place: a run never sees half an install.
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+        try:
+            subprocess.run(
+                [npm, "install", "--no-audit", "--no-fund", "--prefix", str(staging), NODE, SUITE],
+                check=True,
+                timeout=600,
+            )
+            shutil.rmtree(folder, ignore_errors=True)
+            try:
+                staging.rename(folder)
+            except OSError:  # another run put its install there first
+                if not (node.exists() and cli.exists()):
+                    raise
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     return [str(node), str(cli)]
 
 

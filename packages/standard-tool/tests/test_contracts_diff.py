@@ -23,7 +23,7 @@ from hypothesis.errors import NoSuchExample
 from hypothesis_jsonschema import from_schema
 
 import standard_tool as st
-from standard_tool.contracts import DIFF_RULES, Diff, diff_tools, dump_snapshot, snapshot
+from standard_tool.contracts import DIFF_RULES, Diff, Pin, diff_tools, dump_snapshot, snapshot
 from standard_tool.exceptions import UsageError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -94,6 +94,11 @@ BREAKING: list[tuple[str, Any, Any]] = [
         "input/property-constrained",
         obj({"a": S}, propertyNames={"enum": ["a", "b"]}),
         obj({"a": S, "b": I}, propertyNames={"enum": ["a", "b"]}),
+    ),
+    (
+        "input/property-renamed",
+        obj({"a": S, "c": I}, ("a",), additionalProperties=False),
+        obj({"b": S, "c": I}, ("b",), additionalProperties=False),
     ),
     ("input/required-added", obj({"a": S, "b": I}), obj({"a": S, "b": I}, ("b",))),
     ("input/type-narrowed", obj({"a": {"type": ["string", "null"]}}), obj({"a": S})),
@@ -314,7 +319,7 @@ def test_each_schema_rule_has_a_mirror_of_the_opposite_level() -> None:
     for rule, (level, _) in DIFF_RULES.items():
         if rule.startswith("input/") and mirror(rule) in DIFF_RULES:
             other = DIFF_RULES[mirror(rule)][0]
-            both = rule.endswith(("-changed", "ref-changed"))
+            both = rule.endswith(("-changed", "-renamed"))
             assert other == (level if both else {"breaking": "compatible"}.get(level, "breaking"))
 
 
@@ -346,7 +351,7 @@ def test_a_breaking_input_change_has_an_input_accepted_before_and_refused_now(
 def test_the_same_change_of_an_output_schema_is_its_mirror(rule: str, old: Any, new: Any) -> None:
     found = rules(old, new, side="output")
     assert found.get(mirror(rule)) == DIFF_RULES[mirror(rule)][0], found
-    if not rule.endswith("-changed"):
+    if not rule.endswith(("-changed", "-renamed")):
         assert found[mirror(rule)] == "compatible"
         every_value_of(new, old)  # a narrowed output: each one now was possible
 
@@ -522,6 +527,13 @@ def test_tools_added_removed_and_renamed() -> None:
     assert json.loads(json.dumps(found.to_dict()))["renamed"] == [{"from": "one", "to": "uno"}]
 
 
+def test_a_pin_counts_its_tools_in_words_that_agree() -> None:
+    one = Pin(snapshot([tool(obj({"a": S}), name="one")]))
+    two = Pin(snapshot([tool(obj({"a": S}), name="one"), tool(obj({"b": S}), name="two")]))
+    assert repr(one) == "Pin(1 tool, allow_unpinned=False)"
+    assert repr(two) == "Pin(2 tools, allow_unpinned=False)"
+
+
 def test_a_snapshot_compares_as_the_tools_it_was_taken_of() -> None:
     old = weather_snapshot()
     assert diff_tools(old, weather.TOOLS) == Diff((), (), (), ())
@@ -547,6 +559,168 @@ def test_descriptions_titles_annotations_and_meta_are_info() -> None:
     assert [(f.rule, f.pointer, f.level) for f in found] == [
         ("description/changed", "/description", "info"),
         ("meta/changed", "/meta/k", "info"),
+    ]
+
+
+# -- properties renamed ----------------------------------------------------------------------
+
+
+def said(old: Any, new: Any, side: str = "input") -> list[tuple[str, str, str, str]]:
+    """Every finding from ``old`` to ``new``: rule, pointer, level and message."""
+    pair = ([tool(old)], [tool(new)]) if side == "input" else ([tool({}, old)], [tool({}, new)])
+    return [(f.rule, f.pointer, f.level, f.message) for f in diff_tools(*pair).findings]
+
+
+RENAMED = (
+    obj({"a": {**S, "description": "A."}, "c": I}, ("a", "c"), additionalProperties=False),
+    obj({"b": {**S, "description": "A."}, "c": I}, ("b", "c"), additionalProperties=False),
+)
+
+
+def test_a_property_renamed_is_one_breaking_finding_at_the_old_property() -> None:
+    # alone, the removal, the addition and the two required changes would be four findings
+    assert said(*RENAMED) == [
+        (
+            "input/property-renamed",
+            "/input_schema/properties/a",
+            "breaking",
+            "property 'a' renamed to 'b'",
+        )
+    ]
+
+
+def test_an_output_property_renamed_is_breaking_too() -> None:
+    assert said(*RENAMED, side="output") == [
+        (
+            "output/property-renamed",
+            "/output_schema/properties/a",
+            "breaking",
+            "property 'a' renamed to 'b'",
+        )
+    ]
+
+
+def test_a_property_renamed_in_an_open_object_and_its_description_changed() -> None:
+    old = obj({"a": {**S, "maxLength": 3, "description": "A."}})
+    new = obj({"b": {**S, "maxLength": 3, "description": "The b."}})
+    assert said(old, new) == [
+        ("input/property-renamed", "/input_schema/properties/a", "breaking",
+         "property 'a' renamed to 'b'"),
+        ("description/changed", "/input_schema/properties/b/description", "info",
+         "description changed"),
+    ]  # fmt: skip
+
+
+def test_a_property_renamed_through_a_reference_keeps_its_target() -> None:
+    defs = {"$defs": {"A": {**S, "minLength": 1}}}
+    old = obj({"a": {"$ref": "#/$defs/A"}}, ("a",), **defs)
+    new = obj({"b": {"$ref": "#/$defs/A"}}, ("b",), **defs)
+    assert [rule for rule, *_ in said(old, new)] == ["input/property-renamed"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a removal and an unrelated addition, of another schema
+        (obj({"a": S}, ("a",), additionalProperties=False),
+         obj({"b": I}, ("b",), additionalProperties=False)),
+        # the same schema, with another constraint
+        (obj({"a": S}, ("a",), additionalProperties=False),
+         obj({"b": {**S, "maxLength": 3}}, ("b",), additionalProperties=False)),
+        # the same schema, required where it was optional
+        (obj({"a": S}, (), additionalProperties=False),
+         obj({"b": S}, ("b",), additionalProperties=False)),
+        # two gone and two new of one schema: which is which is not known
+        (obj({"a": S, "c": S}, additionalProperties=False),
+         obj({"b": S, "d": S}, additionalProperties=False)),
+    ],
+)  # fmt: skip
+def test_what_is_not_surely_a_rename_is_said_change_by_change(old: Any, new: Any) -> None:
+    found = said(old, new)
+    assert "input/property-renamed" not in {rule for rule, *_ in found}
+    assert "input/property-removed" in {rule for rule, *_ in found}
+    assert "input/property-added" in {rule for rule, *_ in found}
+
+
+def test_a_removal_and_an_unrelated_addition_keep_their_own_findings() -> None:
+    old = obj({"a": S}, ("a",), additionalProperties=False)
+    new = obj({"b": I}, ("b",), additionalProperties=False)
+    assert [(rule, pointer, level) for rule, pointer, level, _ in said(old, new)] == [
+        ("input/required-added", "/input_schema/properties/b", "breaking"),
+        ("input/required-removed", "/input_schema/properties/a", "compatible"),
+        ("input/property-removed", "/input_schema/properties/a", "breaking"),
+        ("input/property-added", "/input_schema/properties/b", "compatible"),
+    ]
+
+
+# -- values said from what to what -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "before", "after", "message"),
+    [
+        ("default", 1, 2, "default changed: 1 -> 2"),
+        ("default", "C", None, 'default no longer declared (was "C")'),
+        ("default", None, [1, "x"], 'default declared: [1,"x"]'),
+        ("minimum", 0, 5, "minimum changed: 0 -> 5"),
+        ("maximum", 10, 5, "maximum changed: 10 -> 5"),
+        ("exclusiveMinimum", 0, 0.5, "exclusiveMinimum changed: 0 -> 0.5"),
+        ("exclusiveMaximum", 10, None, "exclusiveMaximum no longer declared (was 10)"),
+        ("minLength", None, 2, "minLength declared: 2"),
+        ("maxLength", 64, 32, "maxLength changed: 64 -> 32"),
+        ("minItems", 1, 2, "minItems changed: 1 -> 2"),
+        ("maxItems", 9, 3, "maxItems changed: 9 -> 3"),
+        ("minProperties", 1, 0, "minProperties changed: 1 -> 0"),
+        ("maxProperties", 4, 5, "maxProperties changed: 4 -> 5"),
+        ("multipleOf", 2, 3, "multipleOf changed: 2 -> 3"),
+        ("pattern", "^a", "^b", 'pattern changed: "^a" -> "^b"'),
+        ("pattern", None, "^[a-z]+$", 'pattern declared: "^[a-z]+$"'),
+        ("format", "date", "email", 'format changed: "date" -> "email"'),
+        ("const", "x", True, 'const changed: "x" -> true'),
+        ("const", {"k": None}, None, 'const no longer declared (was {"k":null})'),
+        ("deprecated", False, True, "deprecated changed: false -> true"),
+    ],
+)
+def test_a_value_changed_is_said_from_what_to_what(
+    key: str, before: Any, after: Any, message: str
+) -> None:
+    old, new = {"type": "object"}, {"type": "object"}
+    if before is not None:
+        old[key] = before
+    if after is not None:
+        new[key] = after
+    [(_, pointer, _, text)] = said(obj({"p": old}), obj({"p": new}))
+    assert (pointer, text) == (f"/input_schema/properties/p/{key}", message)
+
+
+def test_enum_values_removed_and_added_are_named_when_simple() -> None:
+    old = obj({"p": {"enum": ["c", 1, None, {"k": 1}]}})
+    new = obj({"p": {"enum": ["f", 1, False, {"k": 2}]}})
+    assert [text for *_, text in said(old, new)] == [
+        '"c" removed from the enum',
+        "null removed from the enum",
+        "a value removed from the enum",
+        '"f" added to the enum',
+        "false added to the enum",
+        "a value added to the enum",
+    ]
+
+
+def test_a_long_or_unprintable_value_is_cut_and_made_legible() -> None:
+    old = obj({"p": {**S, "pattern": "^" + "a" * 100}})
+    new = obj({"p": {**S, "pattern": "x\u202ey"}})  # a right-to-left override, shown escaped
+    [(_, _, _, text)] = said(old, new)
+    cut = '"^' + "a" * 27 + "..."
+    assert len(cut) == 32
+    assert text == f'pattern changed: {cut} -> "x\\u202ey"'
+
+
+def test_descriptions_and_titles_are_said_changed_without_their_text() -> None:
+    old = obj({"p": {**S, "description": "Old words.", "title": "Old"}})
+    new = obj({"p": {**S, "description": "New words.", "title": "New"}})
+    assert sorted(text for *_, text in said(old, new)) == [
+        "description changed",
+        "title changed",
     ]
 
 

@@ -14,6 +14,7 @@ import pytest
 
 import standard_tool as st
 from standard_tool.contracts import LINT_RULES, Finding, lint_tool, lint_tools, snapshot
+from standard_tool.contracts._wording import _REWRITTEN
 from standard_tool.dialects import ACTIONS, Change, convert_schema
 from standard_tool.exceptions import SchemaNotExpressibleError
 from standard_tool.schema.dialects._registry import PROVIDER_DIALECTS
@@ -294,6 +295,145 @@ def test_a_refusal_is_found_exactly_where_the_dialect_refuses(
         assert repr(error.keyword) in found.message
     else:
         assert refused == []
+
+
+# -- what each provider finding says ----------------------------------------------------------
+
+
+def _said(schema: dict[str, Any], target: str, pointer: str) -> list[tuple[str, str]]:
+    """The rule and message of each finding of ``target`` at ``pointer``."""
+    return [
+        (f.rule, f.message)
+        for f in lint_tool(tool(schema=schema))
+        if f.target == target and f.pointer == pointer
+    ]
+
+
+def test_a_default_written_into_the_description_is_said_in_a_sentence() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"days": {"type": "integer", "description": "Days.", "default": 3}},
+    }
+    assert _said(schema, "openai-strict", "/input_schema/properties/days/default") == [
+        (
+            "lint/schema-described",
+            "'default' is left out of the schema the model is shown and written into its "
+            "description: the model reads the default there, and a call that leaves the "
+            "argument out reaches the tool without it",
+        )
+    ]
+
+
+def test_a_rule_written_into_the_description_says_the_tool_refuses_what_breaks_it() -> None:
+    [(_, message)] = _said(FLAT, "openai-strict", "/input_schema/properties/min_length/minLength")
+    assert message == (
+        "'minLength' is left out of the schema the model is shown and written into its "
+        "description: the model reads the rule, but the provider does not enforce it, so a "
+        "call that breaks it reaches the tool, which refuses it"
+    )
+
+
+def test_what_gemini_leaves_out_is_said_for_what_it_is() -> None:
+    examples = _said(FLAT, "gemini", "/input_schema/properties/examples/examples")
+    assert examples == [
+        (
+            "lint/schema-dropped",
+            "'examples' is left out of the schema the model is shown, with no note: the "
+            "model does not see it, and it does not change what the tool accepts",
+        )
+    ]
+    [(_, closed)] = _said(FLAT, "gemini", "/input_schema/additionalProperties")
+    assert "undeclared properties are refused" in closed
+    [(_, bound)] = _said(FLAT, "gemini", "/input_schema/properties/exclusive/exclusiveMinimum")
+    assert bound == (
+        "'exclusiveMinimum' is shown to the model as the inclusive minimum and written into "
+        "the description: the model may send the bound itself, which the tool refuses"
+    )
+    undeclared = {
+        "type": "object",
+        "properties": {"a": {"type": "object", "properties": {"x": {"type": "string"}},
+                             "required": ["x", "y"]}},
+    }  # fmt: skip
+    [(_, names)] = _said(undeclared, "gemini", "/input_schema/properties/a/required")
+    assert names.startswith("'required' names properties the object does not declare")
+    [(rule, bare)] = _said({"type": "object"}, "gemini", "/input_schema")
+    assert rule == "lint/schema-described" and "'a JSON object'" in bare
+
+
+def test_a_refusal_says_what_cannot_be_expressed_and_why() -> None:
+    schema = {"type": "object", "properties": {"x": {"description": "Anything."}}}
+    [(rule, message)] = _said(schema, "openai-strict", "/input_schema/properties/x")
+    assert rule == "lint/schema-refused"
+    assert message == (
+        "'type' cannot be expressed in the schema the provider shows the model, so converting "
+        "the tool for it raises SchemaNotExpressibleError: strict mode needs a type at every "
+        "position; this one accepts any value"
+    )
+
+
+def _object(props: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": props, **more}
+
+
+S = {"type": "string"}
+REWRITES: list[dict[str, Any]] = [
+    _object(
+        {
+            "merged": {"allOf": [S, {"minLength": 1}]},
+            "nullable": {"type": ["string", "null"]},
+            "null_branch": {"anyOf": [S, {"type": "null"}]},
+            "enum_null": {"enum": ["a", None]},
+            "numbers": {"enum": [1, 2]},
+            "strings": {"enum": ["a", "b"]},
+            "spread": {"anyOf": [S, {**S, "maxLength": 5}], "minLength": 1},
+            "const": {"const": "x"},
+            "one_of": {"oneOf": [S, {"type": "integer"}]},
+            "tuple": {"type": "array", "prefixItems": [S, {"type": "integer"}], "items": False},
+            "types": {"type": ["string", "integer"]},
+            "bare": {"anyOf": [S, {"type": "integer"}]},
+            "where": {"$ref": "#/$defs/Place"},
+        },
+        **{"$defs": {"Place": _object({"city": S}, required=["city"])}},
+    ),
+    _object({"array": {"type": "array"}, "free": {"type": "object"}}),
+    {"$ref": "#/$defs/A", "$defs": {"A": _object({"a": S})}},
+    {"anyOf": [_object({"a": S}), _object({"b": S})]},
+    {"type": ["object", "null"], "properties": {"a": S}},
+    _object({"next": {"$ref": "#", "description": "The next."}}),
+]
+"""Schemas that make the provider dialects note every rewrite they make."""
+TERSE = re.compile(r"^'[^']*' (rewritten|described|dropped|refused): ")
+
+
+def test_every_rewrite_a_dialect_notes_has_its_own_sentence() -> None:
+    noted: set[str] = set()
+    for schema in REWRITES:
+        for target in PROVIDER_DIALECTS:
+            record: list[Change] = []
+            try:
+                convert_schema(schema, target, record=record)
+            except SchemaNotExpressibleError:
+                pass
+            noted |= {c.detail for c in record if c.action == "rewritten"}
+    assert noted == set(_REWRITTEN)  # none said by the general sentence, none unused
+    messages = [
+        f.message
+        for schema in REWRITES
+        for f in lint_tool(tool(schema=schema))
+        if f.rule.startswith("lint/schema-")
+    ]
+    assert messages and not [m for m in messages if TERSE.match(m)]
+
+
+def test_a_message_does_not_name_the_provider_so_targets_share_it() -> None:
+    found = [
+        f
+        for f in lint_tool(tool(schema=REWRITES[0]))
+        if f.pointer == "/input_schema/properties/where/$ref"
+    ]
+    assert sorted(f.target or "" for f in found) == sorted(PROVIDER_DIALECTS)
+    assert len({f.message for f in found}) == 1
+    assert not any(target in found[0].message for target in PROVIDER_DIALECTS)
 
 
 def test_convert_schema_records_each_change_and_a_refusal_last() -> None:

@@ -23,6 +23,7 @@ from standard_tool.boundary import (
     Decision,
     Gate,
     GuardedTool,
+    JsonlAudit,
     MemoryStore,
     Receipt,
     record_key,
@@ -972,6 +973,52 @@ def test_an_audit_sink_that_raises_changes_nothing(
     assert all(r.exc_info and "sink down" in str(r.exc_info[1]) for r in failures)
 
 
+def test_audit_takes_one_sink_or_several(kit: Kit, tmp_path: Path) -> None:
+    events: list[AuditEvent] = []
+    one = Gate(audit=JsonlAudit(tmp_path / "audit.jsonl"))
+    several = Gate(audit=[events.append, JsonlAudit(tmp_path / "more.jsonl")])
+    assert isinstance(one.audit, tuple) and len(one.audit) == 1
+    assert isinstance(several.audit, tuple) and len(several.audit) == 2
+    assert Gate(audit=(sink for sink in [events.append])).audit == (events.append,)
+    st.call(one.guard(kit.tool), ARGS, ctx("r-one"))
+    st.call(several.guard(kit.tool), ARGS, ctx("r-several"))
+    written = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert [(e["request_id"], e["outcome"]) for e in written] == [("r-one", "succeeded")]
+    more = (tmp_path / "more.jsonl").read_text().splitlines()
+    assert [e.request_id for e in events] == [json.loads(more[0])["request_id"]] == ["r-several"]
+
+
+@pytest.mark.parametrize(
+    ("audit", "named"),
+    [
+        (3, "int"),
+        ("audit.jsonl", "str"),
+        (None, "NoneType"),
+        ({"sink": print}, "dict"),
+        ([print, "audit.jsonl"], "str"),
+        (JsonlAudit, "the class JsonlAudit (make one: JsonlAudit(...))"),
+        ([JsonlAudit], "the class JsonlAudit (make one: JsonlAudit(...))"),
+    ],
+)
+def test_audit_of_another_type_is_a_usage_error_naming_it(audit: Any, named: str) -> None:
+    with pytest.raises(UsageError) as caught:
+        Gate(audit=audit)
+    message = str(caught.value)
+    assert message.startswith("audit ") and message.endswith(f", not {named}")
+    assert "audit.jsonl" not in message and "\n" not in message
+
+
+def test_budgets_take_one_budget_or_several(kit: Kit) -> None:
+    one = Gate(budgets=Budget(1, key="tool"))
+    assert len(one.budgets) == 1
+    guarded = one.guard(kit.tool)
+    st.call(guarded, ARGS, ctx("r-b1"))
+    refusal("budget_exceeded", st.call, guarded, ARGS, ctx("r-b2"))
+    assert len(Gate(budgets=[Budget(1), Budget(2)]).budgets) == 2
+    with pytest.raises(UsageError, match="^budgets is a Budget or a list of them, not int$"):
+        Gate(budgets=3)  # type: ignore[arg-type]
+
+
 def test_an_async_audit_sink_is_awaited(kit: Kit, mode: str) -> None:
     events: list[AuditEvent] = []
 
@@ -1178,6 +1225,35 @@ def test_every_call_of_a_guarded_tool_goes_through_the_gate(kit: Kit) -> None:
         error = refusal("denied", run)
         assert model_facing(error)["message"] == "This call is not allowed."
     assert kit.runs == []
+
+
+def test_guarding_a_tool_this_gate_guards_gives_it_back(kit: Kit) -> None:
+    gate = Gate(budgets=[Budget(1, key="tool")])
+    guarded = gate.guard(kit.tool)
+    assert gate.guard(guarded) is guarded
+    assert gate.guard([guarded, kit.tool])[0] is guarded
+    formatted = st.with_formatted_output(guarded)
+    assert gate.guard(formatted) is formatted  # a wrapper of it: its calls reach this gate
+    # Once through the gate: one budget unit, one run.
+    assert st.call(gate.guard(gate.guard(guarded)), ARGS, ctx("r-g1"))["n"] == 1
+    refusal("budget_exceeded", st.call, gate.guard(guarded), ARGS, ctx("r-g2"))
+    assert len(kit.runs) == 1
+
+
+def test_guarding_a_tool_another_gate_guards_is_a_usage_error(kit: Kit) -> None:
+    """Two gates would each take budgets and keep receipts for one call, and a call the inner
+    one held would be kept by the outer one as failed: stacking gates is refused."""
+    inner = Gate(approvals=lambda request: True)
+    guarded = inner.guard(kit.tool)
+    formatted = st.with_formatted_output(guarded)
+    for tool in (guarded, formatted, [kit.tool, guarded]):
+        with pytest.raises(UsageError) as caught:
+            Gate().guard(tool)
+        assert str(caught.value) == (
+            "tool 'transfer' is guarded by another gate already: one gate guards a tool (use "
+            "it as it is, or guard the unguarded tool with this gate)"
+        )
+    assert isinstance(Gate().guard(guarded.wrapped), GuardedTool)  # the tool itself
 
 
 def test_a_refusal_pickles() -> None:

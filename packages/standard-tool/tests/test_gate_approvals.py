@@ -5,6 +5,7 @@ once; the person is shown the call whole."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sys
 import threading
@@ -15,7 +16,7 @@ from typing import Any, TypedDict
 import pytest
 
 import standard_tool as st
-from standard_tool.boundary import CallRequest, Decision, Gate, MemoryStore, record_key
+from standard_tool.boundary import Approval, CallRequest, Decision, Gate, MemoryStore, record_key
 from standard_tool.exceptions import UsageError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -337,6 +338,118 @@ def test_deciding_what_does_not_wait_is_a_usage_error() -> None:
         with pytest.raises(UsageError, match="approver"):
             gate.approve("r-12", approver=approver, **WHO)  # type: ignore[arg-type]
     assert gate.pending("r-12", **WHO) is not None
+
+
+def _decided_at(gate: Gate, request_id: str) -> str:
+    """``decided at <when>: ``, as a decision on the call decided already begins."""
+    approval = gate.store.approval(record_key("acme", "alice", request_id))
+    assert approval is not None and approval.decided is not None
+    return f"decided at {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime(approval.decided))}: "
+
+
+CALL = "the call under request id 'r-20' of actor 'alice' of tenant 'acme'"
+
+
+def test_deciding_a_call_decided_already_says_when_by_whom_and_what_to_do() -> None:
+    kit = Kit()
+    gate = Gate(approvals=large)
+    guarded = gate.guard(kit.tool)
+    refusal("held_for_review", st.call, guarded, ARGS, ctx("r-20"))
+    gate.approve("r-20", approver="carol", **WHO)
+    when = _decided_at(gate, "r-20")
+    with pytest.raises(UsageError) as approved:
+        gate.approve("r-20", approver="dave", **WHO)
+    assert str(approved.value) == (
+        f"{when}{CALL} was approved by 'carol' and has not run yet; a decision is made once"
+    )
+    st.call(guarded, ARGS, ctx("r-20"))  # the approval is used
+    for decide in (gate.approve, gate.reject):
+        with pytest.raises(UsageError) as used:
+            decide("r-20", approver="dave", **WHO)
+        assert str(used.value) == (
+            f"{when}{CALL} was approved by 'carol' and has run; a decision is made once: made "
+            "again under this request id, the call answers from its receipt; to run the tool "
+            "again, call it under a new request id"
+        )
+    assert "\n" not in str(used.value) and len(kit.runs) == 1
+    # What it says holds: the same call again answers from its receipt, a new request id asks.
+    assert st.call(guarded, ARGS, ctx("r-20"))["n"] == 1
+    refusal("held_for_review", st.call, guarded, ARGS, ctx("r-21"))
+
+
+def test_deciding_a_rejected_call_says_it_is_refused_and_what_to_do() -> None:
+    gate = Gate(approvals=large)
+    refusal("held_for_review", st.call, gate.guard(Kit().tool), ARGS, ctx("r-20"))
+    gate.reject("r-20", approver="carol", reason="no", **WHO)
+    with pytest.raises(UsageError) as rejected:
+        gate.approve("r-20", approver="dave", **WHO)
+    assert str(rejected.value) == (
+        f"{_decided_at(gate, 'r-20')}{CALL} was rejected by 'carol'; a decision is made once: "
+        "made again under this request id, the call is refused (denied); to ask again, call "
+        "under a new request id"
+    )
+
+
+def test_deciding_a_call_whose_approval_expired_says_it_waits_for_a_new_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    kit = Kit()
+    gate = Gate(approvals=large)
+    guarded = gate.guard(kit.tool)
+    refusal("held_for_review", st.call, guarded, ARGS, ctx("r-20"))
+    gate.approve("r-20", approver="carol", **WHO, expires_in=10)
+    when = _decided_at(gate, "r-20")
+    later = time.time() + 60
+    monkeypatch.setattr(time, "time", lambda: later)
+    with pytest.raises(UsageError) as expired:
+        gate.approve("r-20", approver="dave", **WHO)
+    assert str(expired.value) == (
+        f"{when}{CALL} was approved by 'carol', and the approval expired before the call ran; "
+        "a decision is made once: made again under this request id, the call waits for a new "
+        "decision"
+    )
+    refusal("held_for_review", st.call, guarded, ARGS, ctx("r-20"))  # as it says
+    gate.approve("r-20", approver="dave", **WHO)
+    assert st.call(guarded, ARGS, ctx("r-20"))["n"] == 1
+
+
+def test_a_decision_made_meanwhile_says_what_it_was() -> None:
+    """Of two racing decisions, the one that loses the compare-and-set says who won."""
+
+    class Racing(MemoryStore):
+        def decide(self, decision: Approval) -> bool:
+            held = self.approval(decision.key)
+            assert held is not None
+            super().decide(
+                dataclasses.replace(held, status="rejected", approver="erin", decided=0.0)
+            )
+            return super().decide(decision)
+
+    gate = Gate(approvals=large, store=Racing())
+    refusal("held_for_review", st.call, gate.guard(Kit().tool), ARGS, ctx("r-20"))
+    with pytest.raises(UsageError) as lost:
+        gate.approve("r-20", approver="carol", **WHO)
+    assert str(lost.value).startswith(
+        f"decided at 1970-01-01 00:00:00 UTC: {CALL} was rejected by 'erin'; a decision is "
+        "made once: "
+    )
+
+
+def test_a_call_no_one_waits_for_says_whose_calls_are_looked_in() -> None:
+    gate = Gate(approvals=large)
+    refusal("held_for_review", st.call, gate.guard(Kit().tool), ARGS, ctx("r-20"))
+    with pytest.raises(UsageError) as nobody:
+        gate.approve("r-20", approver="carol")
+    assert str(nobody.value) == (
+        "no call waits for approval under request id 'r-20'; a call is kept under its "
+        "caller's tenant and actor: name them (tenant=, actor=) as its approval request does"
+    )
+    with pytest.raises(UsageError) as other:
+        gate.approve("r-20", approver="carol", tenant="acme", actor="bob")
+    assert str(other.value) == (
+        "no call waits for approval under request id 'r-20' of actor 'bob' of tenant 'acme'"
+    )
+    gate.approve("r-20", approver="carol", **WHO)
 
 
 @pytest.mark.parametrize("step", ["policy", "freshness"])

@@ -460,3 +460,22 @@ def test_docstring_describing_context_or_every_parameter_does_not_warn() -> None
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         tool(f)
+
+
+def test_a_description_given_in_annotated_is_kept_beside_docstring_ones() -> None:
+    @st.tool
+    def pay(
+        account: Annotated[str, Field(description="The account to debit.")],
+        cents: Annotated[int, Field(ge=1, description="Overridden by the docstring.")] = 1,
+    ) -> str:
+        """Pay.
+
+        Args:
+            cents: How much, in cents.
+        """
+        return account
+
+    properties = st.input_json_schema(pay)["properties"]
+    assert properties["account"] == {"description": "The account to debit.", "type": "string"}
+    assert properties["cents"]["description"] == "How much, in cents."
+    assert properties["cents"]["minimum"] == 1

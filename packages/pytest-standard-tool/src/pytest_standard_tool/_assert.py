@@ -84,9 +84,14 @@ def assert_compatible(
     return found
 
 
+def count(number: int, noun: str) -> str:
+    """``number`` and ``noun``, in the plural unless there is one: "1 tool", "3 tools"."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def describe_breaking(found: Diff, where: str) -> str:
     """The breaking findings of ``found``, one per line, after a count."""
-    lines = [f"{len(found.breaking)} breaking change(s) against {where}:"]
+    lines = [f"{count(len(found.breaking), 'breaking change')} against {where}:"]
     lines += [
         f"  {f.tool}: {f.rule} at {f.pointer or '(the tool)'}: {f.message}" for f in found.breaking
     ]

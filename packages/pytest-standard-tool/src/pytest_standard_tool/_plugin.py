@@ -28,7 +28,7 @@ from standard_tool.checks import (
 from standard_tool.contracts import Diff, diff_tools, dump_snapshot, load_snapshot, snapshot
 from standard_tool.exceptions import UsageError
 
-from ._assert import DEFAULT_SAMPLES, DEFAULT_TIMEOUT, describe_breaking, describe_failures
+from ._assert import DEFAULT_SAMPLES, DEFAULT_TIMEOUT, count, describe_breaking, describe_failures
 
 __all__ = ["Conformance"]
 
@@ -328,7 +328,7 @@ class _Snapshot:
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         terminalreporter.write_sep("=", "standard-tool snapshot")
         if self.written:
-            terminalreporter.write_line(f"wrote {len(self.tools)} tool(s) to {self.path}")
+            terminalreporter.write_line(f"wrote {count(len(self.tools), 'tool')} to {self.path}")
         elif self.error is not None:
             terminalreporter.write_line(self.error, red=True)
         elif self.found is not None and self.found.breaking:
@@ -336,6 +336,6 @@ class _Snapshot:
         elif self.found is not None:
             others = len(self.found.findings)
             terminalreporter.write_line(
-                f"{len(self.tools)} tool(s) compatible with {self.path}"
-                + (f" ({others} compatible or info change(s))" if others else "")
+                f"{count(len(self.tools), 'tool')} compatible with {self.path}"
+                + (f" ({count(others, 'compatible or info change')})" if others else "")
             )

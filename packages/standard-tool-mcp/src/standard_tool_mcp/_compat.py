@@ -296,7 +296,7 @@ async def send_log(ctx: Any, level: str, data: Any, logger: str) -> None:
 
 
 def request_context(ctx: Any, meta: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The standard per-call ``context`` of one MCP request (see the README)."""
+    """The standard per-call ``context`` of one MCP request (see "Context" in ``docs/how-to/frameworks/mcp.md``)."""
     from mcp.server.auth.middleware.auth_context import get_access_token
 
     return {

@@ -82,12 +82,12 @@ class Connection:
     request, in seconds; failing to connect raises :class:`~standard_tool.exceptions.ServerError`
     naming the server and the cause.
 
-    A stdio server gets a reduced environment (see the README): the SDK's safe list (``PATH``,
+    A stdio server gets a reduced environment (``docs/how-to/adopt-mcp-server.md``): the SDK's safe list (``PATH``,
     ``HOME``...) and the certificate variables (``SSL_CERT_FILE``...), then ``env``, which maps
     a variable's name to its value, or to ``None`` to pass this process's variable of that name
     through (``env={"GITHUB_TOKEN": None, "LOG_LEVEL": "debug"}``).
 
-    Callbacks (see the README): ``elicitation`` and ``sampling`` answer the server's requests
+    Callbacks (``docs/how-to/adopt-mcp-server.md``): ``elicitation`` and ``sampling`` answer the server's requests
     during a call (the SDK's ``ElicitationFnT`` and ``SamplingFnT``); ``progress`` receives every
     call's progress notifications (as does the caller's
     :func:`standard_tool.current_reporter`); ``logging`` receives the server's log messages,

@@ -102,7 +102,8 @@ def to_mcp_tool(tool: Any, *, name: str | None = None) -> Any:
     Meta keys ``read_only``, ``destructive``, ``idempotent`` and ``open_world`` become
     ``annotations`` hints; ``meta["mcp"]`` holds descriptor fields with no standard slot
     (``icons``, extra ``annotations``, ``execution``...); the rest of meta becomes ``_meta``.
-    A non-object output schema is wrapped as ``{"result": ...}`` (see the README).
+    A non-object output schema is wrapped as ``{"result": ...}`` (see "Structured results" in
+    ``docs/how-to/frameworks/mcp.md``).
     ``_meta["standard-tool/digest"]`` holds the tool's digest
     (:func:`standard_tool.contracts.tool_digest`).
     """

@@ -197,7 +197,8 @@ def to_asgi_app(
     """An ASGI (Starlette) app serving ``tools`` over streamable HTTP at ``path``.
 
     Run it with any ASGI server, any number of workers (``uvicorn module:app --workers 4``),
-    or mount it in a Starlette or FastAPI app; see the README's "Serving" section.
+    or mount it in a Starlette or FastAPI app; see "Serving" in
+    ``docs/how-to/frameworks/mcp.md``.
 
     Args:
         tools: One tool, several, or a server built by :func:`to_mcp_server`.

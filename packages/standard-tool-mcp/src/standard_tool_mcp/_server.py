@@ -309,7 +309,8 @@ def to_mcp_server(
 
     An anonymous caller's request ids (no bearer token: no tenant, no actor) are its
     connection's own: two anonymous connections sending the same request id make two calls
-    (the README's Context section says what a connection is on each transport).
+    ("Context" in ``docs/how-to/frameworks/mcp.md`` says what a connection is on each
+    transport).
     """
     if timeout is not None:
         _positive(timeout, "timeout")

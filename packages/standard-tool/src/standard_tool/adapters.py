@@ -28,7 +28,8 @@ its framework.
   :func:`non_object_refusal` is the error a direct call raises for arguments that are no
   JSON object, which every runtime answers with.
 
-The conventions every adapter follows (the core README has them with an example):
+The conventions every adapter follows (the guide "Write an adapter" of the documentation site,
+``docs/how-to/write-an-adapter.md``, has them with an example):
 ``to_x(tool)`` takes anything :func:`standard_tool.adopt` takes and returns the framework's
 object under a name the target accepts; ``to_x_tools(tools)`` takes one tool or several and
 refuses colliding names; ``from_x(obj)`` refuses foreign objects with

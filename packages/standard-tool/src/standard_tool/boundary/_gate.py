@@ -133,6 +133,7 @@ class _Trace:
 
 
 Step = Callable[[CallRequest], Any]
+Sink = Callable[[AuditEvent], Any]
 Approver = str | Callable[[Any], str]
 """Who decides on a held call in a framework's own pause and resume, as an app names them:
 a name, or a function of the call's context that gives one."""
@@ -322,11 +323,12 @@ class Gate:
       run again), else ``None`` (it runs).
 
     ``store`` keeps receipts, approvals, budgets and the kill switch (default: a
-    :class:`MemoryStore`); ``budgets`` are :class:`Budget` limits; ``audit`` are sinks (sync
-    or async), each called with one :class:`AuditEvent` per call; a sink that fails is logged
-    and changes nothing. A step that raises, or answers something else than it should (a
-    Decision or a bool; a bool for ``visible`` and ``approvals``), fails closed: the call is
-    refused (``denied``; ``not_found`` for ``visible``), and the reason is logged for the
+    :class:`MemoryStore`); ``budgets`` are :class:`Budget` limits (one, or several);
+    ``audit`` is a sink, or several: each a callable (sync or async) called with one
+    :class:`AuditEvent` per call; a sink that fails is logged and changes nothing. A step
+    that raises, or answers something else than it should (a Decision or a bool; a bool for
+    ``visible`` and ``approvals``), fails closed: the call is refused (``denied``;
+    ``not_found`` for ``visible``), and the reason is logged for the
     developer on the ``standard_tool.boundary`` logger, not shown to the model. A store that
     fails refuses the call as ``unavailable`` (retryable: nothing ran).
 
@@ -368,8 +370,8 @@ class Gate:
         approvals: Step | None = None,
         reconcile: Step | None = None,
         store: Store | None = None,
-        budgets: Iterable[Budget] = (),
-        audit: Iterable[Callable[[AuditEvent], Any]] = (),
+        budgets: Budget | Iterable[Budget] = (),
+        audit: Sink | Iterable[Sink] = (),
         self_approval: bool = False,
     ) -> None:
         if self_approval is not True and self_approval is not False:
@@ -381,20 +383,34 @@ class Gate:
         self.approvals = approvals
         self.reconcile = reconcile
         self.store: Store = MemoryStore() if store is None else store
-        self.budgets = tuple(budgets)
-        self.audit = tuple(audit)
-        for budget in self.budgets:
-            if not isinstance(budget, Budget):
-                raise UsageError(f"budgets are Budget objects, not {type(budget).__name__}")
+        self.budgets: tuple[Budget, ...] = _budgets(budgets)
+        self.audit: tuple[Sink, ...] = _sinks(audit)
 
     # -- what an app calls -------------------------------------------------------------
 
     def guard(self, tools: Any) -> Any:
         """``tools`` behind this gate: one tool (anything ``st.adopt`` takes) gives one
-        :class:`GuardedTool`, several give a list."""
+        :class:`GuardedTool`, several give a list.
+
+        A tool this gate guards already (a :class:`GuardedTool` of this gate, or a wrapper of
+        one) comes back as it is: its calls go through this gate once. A tool another gate
+        guards is a :class:`~standard_tool.exceptions.UsageError`: two gates would each take
+        budgets and keep receipts for one call, and a call the inner gate holds would be
+        kept by the outer one as failed, never to run once approved."""
         if is_one(tools):
-            return GuardedTool(adopt(tools), self)
-        return [GuardedTool(tool, self) for tool in adopt_each(tools)]
+            return self._guard(adopt(tools))
+        return [self._guard(tool) for tool in adopt_each(tools)]
+
+    def _guard(self, tool: StandardTool) -> StandardTool:
+        held = guarded_of(tool)
+        if held is None:
+            return GuardedTool(tool, self)
+        if held.gate is self:
+            return tool
+        raise UsageError(
+            f"tool {clip(str(tool.name))!r} is guarded by another gate already: one gate guards "
+            "a tool (use it as it is, or guard the unguarded tool with this gate)"
+        )
 
     def visible(self, tools: Any, context: Any = None) -> list[StandardTool]:
         """The tools of ``tools`` this caller sees (the rule that also refuses their calls);
@@ -418,7 +434,9 @@ class Gate:
         Unless the gate was made with ``self_approval=True``, an ``approver`` who is the
         call's own actor is a :class:`~standard_tool.exceptions.UsageError`. A decision is a
         compare-and-set in the store: of two racing decisions on one call, one is made and
-        the other raises ``UsageError``."""
+        the other raises ``UsageError``. A call decided already (approved, rejected, or
+        approved and run) is a ``UsageError`` that says when it was decided, by whom, what
+        became of the call, and what to do now."""
         if expires_in is not None and (
             type(expires_in) not in (int, float) or not 0 < expires_in < float("inf")
         ):
@@ -613,31 +631,34 @@ class Gate:
         for value, what in ((request_id, "request id"), (tenant, "tenant"), (actor, "actor")):
             if value is not None and not isinstance(value, str):
                 raise UsageError(f"a {what} is a string, not {type(value).__name__}")
-        whose = "".join(
-            f" of {what} {clip(value)!r}"
-            for value, what in ((actor, "actor"), (tenant, "tenant"))
-            if value is not None
-        )
+        whose = _whose(tenant, actor)
         approval = self.store.approval(record_key(tenant, actor, request_id))
         if approval is None:
+            hint = ""
+            if tenant is None and actor is None:
+                hint = (
+                    "; a call is kept under its caller's tenant and actor: name them "
+                    "(tenant=, actor=) as its approval request does"
+                )
             raise UsageError(
-                f"no call waits for approval under request id {clip(request_id)!r}{whose}"
+                f"no call waits for approval under request id {clip(request_id)!r}{whose}{hint}"
             )
-        fate = approval.fate()
-        if fate is not None:
-            raise UsageError(
-                f"the call under request id {clip(request_id)!r}{whose} {fate}; "
-                "a decision is made once"
-            )
+        if approval.status != "pending":
+            raise UsageError(_decided_already(approval, whose))
         return approval
 
     def _decide(self, decision: Approval) -> None:
         """Record a person's decision, if the call still waits for one (compare-and-set)."""
-        if not self.store.decide(decision):
-            raise UsageError(
-                f"the call under request id {clip(decision.request_id)!r} was decided "
-                "meanwhile; a decision is made once"
-            )
+        if self.store.decide(decision):
+            return
+        whose = _whose(decision.tenant, decision.actor)
+        now = self.store.approval(decision.key)
+        if now is not None and now.status != "pending":
+            raise UsageError(_decided_already(now, whose))
+        raise UsageError(
+            f"the call under request id {clip(decision.request_id)!r}{whose} was decided "
+            "meanwhile; a decision is made once"
+        )
 
     def _sees(self, tool: StandardTool, context: Any) -> bool:
         if self.visibility is None:
@@ -1167,6 +1188,89 @@ class Gate:
 
 
 # -- helpers ---------------------------------------------------------------------------
+
+
+def _sinks(audit: Any) -> tuple[Sink, ...]:
+    """``audit`` as a tuple of sinks: one sink (a callable that is not a class), or an
+    iterable of them."""
+    if callable(audit) and not isinstance(audit, type):
+        return (audit,)
+    sinks = None
+    if not isinstance(audit, (str, bytes, Mapping, type)):
+        try:
+            sinks = tuple(audit)
+        except TypeError:
+            pass
+    if sinks is None:
+        raise UsageError(
+            "audit is a sink (a callable taking an AuditEvent) or a list of them, "
+            f"not {_kind(audit)}"
+        )
+    for sink in sinks:
+        if not callable(sink) or isinstance(sink, type):
+            raise UsageError(
+                f"audit holds sinks (callables taking an AuditEvent), not {_kind(sink)}"
+            )
+    return sinks
+
+
+def _kind(value: Any) -> str:
+    """What ``value`` is, for a message: its type's name, or for a class, that it is one."""
+    if isinstance(value, type):
+        return f"the class {value.__name__} (make one: {value.__name__}(...))"
+    return type(value).__name__
+
+
+def _budgets(budgets: Any) -> tuple[Budget, ...]:
+    """``budgets`` as a tuple: one :class:`Budget`, or an iterable of them."""
+    if isinstance(budgets, Budget):
+        return (budgets,)
+    try:
+        held = tuple(budgets)
+    except TypeError:
+        raise UsageError(
+            f"budgets is a Budget or a list of them, not {type(budgets).__name__}"
+        ) from None
+    for budget in held:
+        if not isinstance(budget, Budget):
+            raise UsageError(f"budgets are Budget objects, not {type(budget).__name__}")
+    return held
+
+
+def _whose(tenant: str | None, actor: str | None) -> str:
+    """`` of actor 'a' of tenant 't'``, with whichever of the two is given: whose call."""
+    return "".join(
+        f" of {what} {clip(value)!r}"
+        for value, what in ((actor, "actor"), (tenant, "tenant"))
+        if value is not None
+    )
+
+
+def _stamp(moment: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(moment))
+
+
+def _decided_already(approval: Approval, whose: str) -> str:
+    """What a decision on a call decided already says: when it was decided (if recorded),
+    which call, what became of it and by whom, and what to do now."""
+    when = f"decided at {_stamp(approval.decided)}: " if approval.decided is not None else ""
+    said = (
+        f"{when}the call under request id {clip(approval.request_id)!r}{whose} "
+        f"{approval.fate()}; a decision is made once"
+    )
+    if approval.status == "used":
+        return (
+            f"{said}: made again under this request id, the call answers from its receipt; "
+            "to run the tool again, call it under a new request id"
+        )
+    if approval.status == "rejected":
+        return (
+            f"{said}: made again under this request id, the call is refused (denied); to ask "
+            "again, call under a new request id"
+        )
+    if approval.expired():
+        return f"{said}: made again under this request id, the call waits for a new decision"
+    return said  # approved: made again by its caller, the call runs once
 
 
 def _with_request_id(context: Any) -> tuple[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -185,11 +186,21 @@ class Approval:
         if self.status == "pending":
             return None
         by = f" by {clip(self.approver)!r}" if self.approver else ""
+        if self.expired():
+            return f"was approved{by}, and the approval expired before the call ran"
         return {
             "approved": f"was approved{by} and has not run yet",
             "used": f"was approved{by} and has run",
             "rejected": f"was rejected{by}",
         }.get(self.status, f"is {self.status}")
+
+    def expired(self, now: float | None = None) -> bool:
+        """Whether this approval was approved, has not been used, and is past its
+        ``expires_at`` (at ``now``, default: this moment): the call made again is held for a
+        new decision."""
+        if self.status != "approved" or self.expires_at is None:
+            return False
+        return self.expires_at <= (time.time() if now is None else now)
 
     def request(self) -> dict[str, Any]:
         """What a person is shown: the request id, the tool, whose call it is (tenant and

@@ -4,12 +4,14 @@ callers (input side) or readers (output side)."""
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._text import clip
+from .._text import clip, legible
 from ..exceptions import UsageError
 from ..schema._canonical import canonical_json
 from ..schema.dialects._walk import MISSING, _ptr, lookup
@@ -68,6 +70,14 @@ _HANDLED = frozenset(
     + ("properties", "additionalProperties", "$defs", "definitions")
 )
 _DEFS = frozenset(("$defs", "definitions"))
+_TEXT = frozenset(("title", "description", "$comment"))
+"""Annotations whose change is said without the values: text, often long."""
+_WORDING = frozenset(("description/changed", "title/changed"))
+"""The findings a property renamed may carry and still count as the same property."""
+_MAX_RENAMES = 256
+"""Pairs of a property gone and one new compared, at most, to find the renamed ones."""
+_SHOWN = 32
+"""The longest a value is shown in a message."""
 _ANY: dict[str, Any] = {}
 _NOTHING: dict[str, Any] = {"not": {}}
 
@@ -118,9 +128,12 @@ def diff_tools(old: Any, new: Any) -> Diff:
     change of a tool kept (or renamed) is a finding: on the input side, a change that refuses
     some input accepted before is ``breaking`` and one that only accepts more is
     ``compatible``; on the output side the mirror (an output possible now that was not
-    before breaks the readers). Local ``$ref`` are followed; a change the diff cannot analyse
-    is counted as breaking (``input/schema-changed``). Descriptions, titles and other
-    annotations are ``info``.
+    before breaks the readers). A property gone whose schema one new property alone has
+    (descriptions and titles aside), required as it was, is renamed: one breaking finding
+    (``input/property-renamed``) in place of the removal and the addition. Local ``$ref`` are
+    followed; a change the diff cannot analyse is counted as breaking
+    (``input/schema-changed``). Descriptions, titles and other annotations are ``info``. A
+    changed value the schema declares is said from what to what.
     """
     before, after = _entries(old), _entries(new)
     removed = [name for name in before if name not in after]
@@ -283,8 +296,10 @@ class _Compare:
 
     def annotations(self, old: dict[str, Any], new: dict[str, Any], pointer: str) -> None:
         for key, rule in _ANNOTATIONS.items():
-            if not _same(old.get(key, MISSING), new.get(key, MISSING)):
-                self.note(rule, _ptr(pointer, key), f"{key} changed")
+            before, after = old.get(key, MISSING), new.get(key, MISSING)
+            if not _same(before, after):
+                text = f"{key} changed" if key in _TEXT else _change(key, before, after)
+                self.note(rule, _ptr(pointer, key), text)
 
     def types(self, old: dict[str, Any], new: dict[str, Any], pointer: str) -> None:
         before, after = _types(old.get("type")), _types(new.get("type"))
@@ -318,12 +333,12 @@ class _Compare:
             kept, now = {_key(value) for value in before}, {_key(value) for value in after}
             for index, value in enumerate(before):
                 if _key(value) not in now:
-                    self.add(
-                        "enum-value-removed", _ptr(at, index), "a value of the enum is removed"
-                    )
+                    what = _shown(value) if _simple(value) else "a value"
+                    self.add("enum-value-removed", _ptr(at, index), f"{what} removed from the enum")
             for index, value in enumerate(after):
                 if _key(value) not in kept:
-                    self.add("enum-value-added", _ptr(at, index), "a value is added to the enum")
+                    what = _shown(value) if _simple(value) else "a value"
+                    self.add("enum-value-added", _ptr(at, index), f"{what} added to the enum")
 
     def bounds(self, old: dict[str, Any], new: dict[str, Any], pointer: str) -> None:
         for key, (narrower, wider, upper) in _BOUNDS.items():
@@ -337,12 +352,12 @@ class _Compare:
                 if not _same(before, after):
                     self.add("schema-changed", at, f"{key} is not a number")
             elif before is MISSING:
-                self.add(narrower, at, f"{key} declared: {_shown(after)}")
+                self.add(narrower, at, _change(key, before, after))
             elif after is MISSING:
-                self.add(wider, at, f"{key} no longer declared (was {_shown(before)})")
+                self.add(wider, at, _change(key, before, after))
             elif before != after:
                 kind = narrower if (after < before) == upper else wider
-                self.add(kind, at, f"{key} from {_shown(before)} to {_shown(after)}")
+                self.add(kind, at, _change(key, before, after))
 
     def constraints(self, old: dict[str, Any], new: dict[str, Any], pointer: str) -> None:
         for key, (added, changed, removed) in _CONSTRAINTS.items():
@@ -350,12 +365,8 @@ class _Compare:
             at = _ptr(pointer, key)
             if _same(before, after):
                 continue
-            if before is MISSING:
-                self.add(added, at, f"{key} declared")
-            elif after is MISSING:
-                self.add(removed, at, f"{key} no longer declared")
-            else:
-                self.add(changed, at, f"{key} changed")
+            kind = added if before is MISSING else removed if after is MISSING else changed
+            self.add(kind, at, _change(key, before, after))
         before, after = old.get("uniqueItems") is True, new.get("uniqueItems") is True
         if before != after:
             kind = "unique-items-added" if after else "unique-items-removed"
@@ -365,30 +376,79 @@ class _Compare:
 
     def objects(self, old: dict[str, Any], new: dict[str, Any], pointer: str, depth: int) -> None:
         before, after = _names(old.get("required")), _names(new.get("required"))
+        old_props, new_props = old.get("properties", {}), new.get("properties", {})
+        shaped = isinstance(old_props, Mapping) and isinstance(new_props, Mapping)
+        renamed: dict[str, str] = {}
         if before is None or after is None:
             if not _same(old.get("required"), new.get("required")):
                 self.add("schema-changed", _ptr(pointer, "required"), "required is not a list")
         else:
-            for name in sorted(after - before):
+            if shaped:
+                renamed = self.renames(old_props, new_props, before, after, depth)
+            for name in sorted(after - before - set(renamed.values())):
                 at = _ptr(_ptr(pointer, "properties"), name)
                 self.add("required-added", at, f"{clip(name)!r} is required")
-            for name in sorted(before - after):
+            for name in sorted(before - after - set(renamed)):
                 at = _ptr(_ptr(pointer, "properties"), name)
                 self.add("required-removed", at, f"{clip(name)!r} is no longer required")
-        old_props, new_props = old.get("properties", {}), new.get("properties", {})
-        if not isinstance(old_props, Mapping) or not isinstance(new_props, Mapping):
+        targets = set(renamed.values())
+        if not shaped:
             if not _same(old_props, new_props):
                 self.add("schema-changed", _ptr(pointer, "properties"), "properties is no object")
             return
         for name in sorted({*old_props, *new_props}, key=str):
             at = _ptr(_ptr(pointer, "properties"), name)
-            if name in old_props and name in new_props:
+            if name in renamed:
+                text = f"property {clip(name)!r} renamed to {clip(renamed[name])!r}"
+                self.add("property-renamed", at, text)
+                there = _ptr(_ptr(pointer, "properties"), renamed[name])
+                self.schema(old_props[name], new_props[renamed[name]], there, depth + 1)
+            elif name in targets:
+                continue  # said with the name it had
+            elif name in old_props and name in new_props:
                 self.schema(old_props[name], new_props[name], at, depth + 1)
             elif name in old_props:
                 self.property_removed(old_props[name], _governing(new, name), at, depth)
             else:
                 self.property_added(_governing(old, name), new_props[name], at, depth)
         self.additional(old, new, pointer, depth)
+
+    def renames(
+        self,
+        old_props: Mapping[str, Any],
+        new_props: Mapping[str, Any],
+        before: set[str],
+        after: set[str],
+        depth: int,
+    ) -> dict[str, str]:
+        """The properties renamed, old name to new: each gone one whose schema one new
+        property alone has (descriptions and titles aside), required as it was, and that new
+        one matched by it alone."""
+        gone = [name for name in old_props if name not in new_props]
+        came = [name for name in new_props if name not in old_props]
+        if not gone or not came or len(gone) * len(came) > _MAX_RENAMES:
+            return {}
+        twins = {
+            name: [
+                other
+                for other in came
+                if (name in before) == (other in after)
+                and self.alike(old_props[name], new_props[other], depth)
+            ]
+            for name in gone
+        }
+        claimed = Counter(other for others in twins.values() for other in others)
+        return {
+            name: others[0]
+            for name, others in twins.items()
+            if len(others) == 1 and claimed[others[0]] == 1
+        }
+
+    def alike(self, old: Any, new: Any, depth: int) -> bool:
+        """Whether two subschemas differ in descriptions and titles at most."""
+        scratch = _Compare(self.tool, self.side, self.old_root, self.new_root, self.steps)
+        scratch.schema(old, new, "", depth + 1)
+        return all(f.rule in _WORDING for f in scratch.findings)
 
     def property_removed(self, sub: Any, governing: Any, at: str, depth: int) -> None:
         if governing is None:
@@ -574,7 +634,26 @@ def _number(value: Any) -> bool:
 
 
 def _shown(value: Any) -> str:
-    return clip(repr(value), 24)
+    """A value of the schema as compact JSON, cut short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (RecursionError, ValueError):
+        return "a value nested too deep to show"
+    return clip(legible(text), _SHOWN)
+
+
+def _simple(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _change(key: str, before: Any, after: Any) -> str:
+    """What became of keyword ``key``: declared, no longer declared, or changed, with the
+    values."""
+    if before is MISSING:
+        return f"{key} declared: {_shown(after)}"
+    if after is MISSING:
+        return f"{key} no longer declared (was {_shown(before)})"
+    return f"{key} changed: {_shown(before)} -> {_shown(after)}"
 
 
 def _names(value: Any) -> set[str] | None:

@@ -24,6 +24,7 @@ from ..schema.dialects._registry import PROVIDER_DIALECTS, convert_schema
 from ..schema.dialects._walk import Change
 from ._digest import declaration
 from ._finding import Finding
+from ._wording import said
 
 __all__ = ["LINT_RULES", "LLAMA_INDEX_DESCRIPTION", "NAME_RULES", "lint_tool", "lint_tools"]
 
@@ -308,7 +309,7 @@ def _provider(name: str, schema: Any, target: str) -> Iterator[Finding]:
             f"lint/schema-{change.action}",
             name,
             f"/input_schema{change.pointer}",
-            f"{change.keyword!r} {change.action}: {change.detail}",
+            said(change),
             target,
         )
 

@@ -39,7 +39,9 @@ class Pin:
         }
 
     def __repr__(self) -> str:
-        return f"Pin({len(self.digests)} tools, allow_unpinned={self.allow_unpinned})"
+        count = len(self.digests)
+        tools = "tool" if count == 1 else "tools"
+        return f"Pin({count} {tools}, allow_unpinned={self.allow_unpinned})"
 
     def changes(self, tool: StandardTool) -> tuple[str, ...]:
         """What of ``tool`` differs from the pin (``description``, ``input``, ``output``), or

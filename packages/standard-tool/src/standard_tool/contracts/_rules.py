@@ -26,6 +26,9 @@ _SCHEMA: tuple[tuple[str, Direction, str], ...] = (
     ("property-constrained", "narrowed",
      "a property is declared, with a schema, where the object took any value under names it "
      "did not declare"),
+    ("property-renamed", "both",
+     "a property is declared under a new name: the old name is gone, and the new one has "
+     "its schema (descriptions and titles aside) and is required as it was"),
     ("required-added", "narrowed", "a property is required that was not"),
     ("required-removed", "widened", "a property is no longer required"),
     ("type-narrowed", "narrowed", "a type is no longer allowed (or a type is declared)"),

@@ -97,11 +97,11 @@ def inspect_function(
             untyped.append(param.name)
         annotation = hints.get(param.name, Any)
         default = ... if param.default is param.empty else param.default
-        field = Field(default, description=doc.params.get(param.name))
+        field = _field(default, doc.params.get(param.name))
         if _clashes(param.name):
             internal = f"arg{len(renamed)}_"
             renamed.append((internal, param.name))
-            field = Field(default, description=doc.params.get(param.name), alias=param.name)
+            field = _field(default, doc.params.get(param.name), alias=param.name)
             fields[internal] = (annotation, field)
         else:
             fields[param.name] = (annotation, field)
@@ -125,6 +125,13 @@ def inspect_function(
         renamed=tuple(renamed),
         untyped=tuple(untyped),
     )
+
+
+def _field(default: Any, description: str | None, alias: str | None = None) -> Any:
+    """A parameter's field: its default, and the docstring's description and the alias only
+    when given (an explicit ``None`` would erase what ``Annotated[..., Field(...)]`` gives)."""
+    given: dict[str, Any] = {"description": description, "alias": alias}
+    return Field(default, **{key: value for key, value in given.items() if value is not None})
 
 
 def warn_undescribed(tool: str, signature: FunctionSignature, described: bool) -> None:

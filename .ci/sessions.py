@@ -1,0 +1,141 @@
+"""Run every default nox session, two at a time, and print each session's time at the end.
+
+``python3 .ci/sessions.py`` is the test command (``.ci/run`` calls it): the sessions of ``uvx
+nox`` (``uvx nox -l --json`` lists them, in ``noxfile.py``'s order), each as ``uvx nox -s NAME``
+in a process of its own, ``--jobs`` of them at once (default 2). The sessions are independent:
+each has its own venv under ``.nox/`` and its own temporary folder (``TMPDIR``), and they share
+uv's cache. The ones known to take longest start first, so that the run ends with short ones.
+
+Each session's output goes to ``.nox/logs/NAME.log``; a line is printed when one starts and when
+it ends. At the end: the log of each session that failed, then every session's time, slowest
+first, and the total. The exit status is 1 when a session failed (pytest's "no tests collected"
+included: nox fails on any non-zero status).
+
+``python3 .ci/sessions.py lint repo`` runs only the sessions named; ``--jobs 1`` one at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LOGS = ROOT / ".nox" / "logs"
+SLOW_FIRST = (
+    "real-tools",
+    "cli",
+    "integration",
+    "lowest",
+    "wheels",
+    "pytest-plugin",
+    "lint",
+    "boundary",
+    "mcp-conformance",
+    "docs",
+)
+"""Sessions that take longest (as the times printed at the end of a run show), started first in
+this order; the others follow in ``noxfile.py``'s order."""
+
+
+def nox() -> list[str]:
+    """The command that runs nox: ``uvx nox`` (uv's tool cache), else this Python's nox."""
+    uvx = shutil.which("uvx")
+    return [uvx, "nox"] if uvx else [sys.executable, "-m", "nox"]
+
+
+def default_sessions() -> list[str]:
+    """The sessions ``uvx nox`` runs, in the noxfile's order."""
+    command = [*nox(), "--noxfile", str(ROOT / "noxfile.py"), "-l", "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    if out.returncode != 0:
+        sys.exit(f"sessions: `{' '.join(command)}` failed:\n{out.stderr}")
+    return [row["session"] for row in json.loads(out.stdout)]
+
+
+def ordered(sessions: Sequence[str]) -> list[str]:
+    """``sessions`` with the known slow ones first."""
+    slow = [name for name in SLOW_FIRST if name in sessions]
+    return slow + [name for name in sessions if name not in slow]
+
+
+class Run:
+    """Runs sessions, each in a process of its own, and keeps their status and time."""
+
+    def __init__(self) -> None:
+        self.results: dict[str, tuple[int, float]] = {}
+        self.lock = threading.Lock()
+        self.start = time.monotonic()
+
+    def say(self, text: str) -> None:
+        with self.lock:
+            print(f"[{time.monotonic() - self.start:6.0f} s] {text}", flush=True)
+
+    def session(self, name: str, posargs: Sequence[str]) -> None:
+        log = LOGS / f"{name}.log"
+        tmp = ROOT / ".nox" / "tmp" / name
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        command = [*nox(), "--noxfile", str(ROOT / "noxfile.py"), "-s", name]
+        if posargs:
+            command += ["--", *posargs]
+        self.say(f"start {name}")
+        began = time.monotonic()
+        with log.open("w") as out:
+            status = subprocess.run(
+                command,
+                cwd=ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, "TMPDIR": str(tmp)},
+            ).returncode
+        took = time.monotonic() - began
+        with self.lock:
+            self.results[name] = (status, took)
+        self.say(f"{'passed' if status == 0 else 'FAILED'} {name} in {took:.0f} s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sessions", nargs="*", help="the sessions to run (default: every one)")
+    parser.add_argument("--jobs", type=int, default=2, help="sessions at once (default: 2)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = argv.index("--") if "--" in argv else len(argv)
+    args, posargs = parser.parse_args(argv[:split]), argv[split + 1 :]
+    every = default_sessions()
+    unknown = sorted(set(args.sessions) - set(every))
+    if unknown:
+        parser.error(f"no such session: {', '.join(unknown)} (the sessions: {', '.join(every)})")
+    names = ordered(args.sessions or every)
+    LOGS.mkdir(parents=True, exist_ok=True)
+    run = Run()
+    print(f"{len(names)} sessions, {max(1, args.jobs)} at a time; logs in {LOGS}", flush=True)
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for future in [pool.submit(run.session, name, posargs) for name in names]:
+            future.result()
+    failed = [name for name in names if run.results[name][0] != 0]
+    for name in failed:
+        print(f"\n==== {name}: failed; its log ({LOGS / name}.log):", flush=True)
+        print((LOGS / f"{name}.log").read_text(errors="replace"), flush=True)
+    print("\nSession times, slowest first:")
+    for name, (status, took) in sorted(run.results.items(), key=lambda item: -item[1][1]):
+        print(f"  {took:7.0f} s  {'passed' if status == 0 else 'FAILED'}  {name}")
+    print(f"  {time.monotonic() - run.start:7.0f} s  in all ({len(names)} sessions)")
+    if failed:
+        print(f"{len(failed)} of {len(names)} sessions failed: {', '.join(failed)}")
+        return 1
+    print(f"all {len(names)} sessions passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

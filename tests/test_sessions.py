@@ -1,0 +1,105 @@
+"""``.ci/sessions.py``, the test command: every default session, two at a time, each time shown.
+
+The runner is driven here with a stand-in for nox (a script that lists three sessions and runs
+one per process), so that what is tested is the runner: which sessions it starts, how many at
+once, their logs, their temporary folders, the failure's log and the exit status."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FAKE_NOX = r"""
+import json, os, pathlib, sys, time
+args = sys.argv[1:]
+if "-l" in args:
+    print(json.dumps([{"session": name} for name in ("lint", "slow", "bad", "repo")]))
+    sys.exit(0)
+name = args[args.index("-s") + 1]
+folder = pathlib.Path(os.environ["FAKE_NOX_RECORD"])
+(folder / f"{name}.start").write_text(repr(time.monotonic()))
+(folder / f"{name}.tmp").write_text(os.environ["TMPDIR"])
+print(f"running {name} with {args[args.index('-s') + 2:]}")
+time.sleep(1.0 if name == "slow" else 0.3)
+(folder / f"{name}.end").write_text(repr(time.monotonic()))
+sys.exit(3 if name == "bad" else 0)
+"""
+
+
+@pytest.fixture()
+def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleType, Path, Path]:
+    spec = importlib.util.spec_from_file_location("sessions", ROOT / ".ci" / "sessions.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fake = tmp_path / "nox.py"
+    fake.write_text(FAKE_NOX)
+    record = tmp_path / "record"
+    record.mkdir()
+    monkeypatch.setenv("FAKE_NOX_RECORD", str(record))
+    monkeypatch.setattr(module, "nox", lambda: [sys.executable, str(fake)])
+    monkeypatch.setattr(module, "ROOT", tmp_path)
+    monkeypatch.setattr(module, "LOGS", tmp_path / ".nox" / "logs")
+    monkeypatch.setattr(module, "SLOW_FIRST", ("slow", "lint"))
+    return module, record, tmp_path
+
+
+def test_every_session_runs_two_at_a_time_and_a_failure_fails_the_run(
+    sessions: tuple[ModuleType, Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    module, record, root = sessions
+    assert module.main(["--", "-k", "x"]) == 1
+    out = capsys.readouterr().out
+    start = {p.stem: float(p.read_text()) for p in record.glob("*.start")}
+    end = {p.stem: float(p.read_text()) for p in record.glob("*.end")}
+    assert set(start) == {"lint", "slow", "bad", "repo"}
+    first = min(end["slow"], end["lint"])  # the slow ones first: the others wait for one
+    assert start["bad"] >= first and start["repo"] >= first, (start, end)
+    overlapping = max(
+        sum(1 for other in start if start[other] <= start[name] < end[other]) for name in start
+    )
+    assert overlapping == 2  # two at once, never three
+    tmps = {p.stem: p.read_text() for p in record.glob("*.tmp")}
+    assert len(set(tmps.values())) == 4 and all(Path(t).is_relative_to(root) for t in tmps.values())
+    log = (root / ".nox" / "logs" / "lint.log").read_text()
+    assert "running lint with ['--', '-k', 'x']" in log  # pytest's arguments passed on
+    assert "==== bad: failed" in out and "running bad" in out  # the failure's log shown
+    assert "==== lint" not in out
+    times = out.split("Session times, slowest first:")[1].splitlines()[1:5]
+    assert times[0].split()[-1] == "slow" and "FAILED  bad" in "".join(times)
+    assert "1 of 4 sessions failed: bad" in out
+
+
+def test_named_sessions_only_and_an_unknown_name_is_a_usage_error(
+    sessions: tuple[ModuleType, Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    module, record, _ = sessions
+    began = time.monotonic()
+    assert module.main(["repo", "lint", "--jobs", "1"]) == 0
+    assert {p.stem for p in record.glob("*.start")} == {"lint", "repo"}
+    assert time.monotonic() - began >= 0.6  # one at a time
+    assert "all 2 sessions passed" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        module.main(["lnit"])
+    assert exit_info.value.code == 2
+    assert "no such session: lnit" in capsys.readouterr().err
+
+
+def test_the_slow_sessions_named_first_are_sessions(noxfile: ModuleType) -> None:
+    spec = importlib.util.spec_from_file_location("sessions", ROOT / ".ci" / "sessions.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    names = {env.name for env in noxfile.ENVS}
+    assert set(module.SLOW_FIRST) <= names, set(module.SLOW_FIRST) - names
+    assert json.dumps(module.ordered(sorted(names))[: len(module.SLOW_FIRST)]) == json.dumps(
+        list(module.SLOW_FIRST)
+    )
