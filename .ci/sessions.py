@@ -3,8 +3,8 @@
 ``python3 .ci/sessions.py`` is the test command (``.ci/run`` calls it): the sessions of ``uvx
 nox`` (``uvx nox -l --json`` lists them, in ``noxfile.py``'s order), each as ``uvx nox -s NAME``
 in a process of its own, ``--jobs`` of them at once (default 2). The sessions are independent:
-each has its own venv under ``.nox/`` and its own temporary folder (``TMPDIR``), and they share
-uv's cache. The ones known to take longest start first, so that the run ends with short ones.
+each has its own venv under ``.nox/`` and its own temporary folder (``TMPDIR``, removed when it
+ends), and they share uv's cache. The ones known to take longest start first, so that the run ends with short ones.
 
 Each session's output goes to ``.nox/logs/NAME.log``; a line is printed when one starts and when
 it ends. At the end: the log of each session that failed, then every session's time, slowest
@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -81,9 +82,8 @@ class Run:
 
     def session(self, name: str, posargs: Sequence[str]) -> None:
         log = LOGS / f"{name}.log"
-        tmp = ROOT / ".nox" / "tmp" / name
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
+        # Outside the repository: a test in a temporary folder must not find its pyproject.toml.
+        tmp = Path(tempfile.mkdtemp(prefix=f"standard-tool-{name}-"))
         command = [*nox(), "--noxfile", str(ROOT / "noxfile.py"), "-s", name]
         if posargs:
             command += ["--", *posargs]
@@ -98,6 +98,7 @@ class Run:
                 stdin=subprocess.DEVNULL,
                 env={**os.environ, "TMPDIR": str(tmp)},
             ).returncode
+        shutil.rmtree(tmp, ignore_errors=True)
         took = time.monotonic() - began
         with self.lock:
             self.results[name] = (status, took)

@@ -429,8 +429,8 @@ def leaf(draw: Any) -> dict[str, Any]:
     if kind in ("string", "nullable"):
         if draw(hs.booleans()):
             schema["maxLength"] = draw(hs.integers(0, 4))
-        if draw(hs.booleans()):
-            schema["minLength"] = draw(hs.integers(0, 2))
+        if draw(hs.booleans()):  # at most maxLength: a string the schema admits exists
+            schema["minLength"] = draw(hs.integers(0, min(2, schema.get("maxLength", 2))))
         if draw(hs.booleans()):
             schema["enum"] = draw(
                 hs.lists(hs.sampled_from(["x", "y", "z"]), min_size=1, unique=True)
