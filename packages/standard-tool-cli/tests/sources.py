@@ -100,6 +100,18 @@ def _echo(text: str) -> str:
 
 
 echo = tool(_echo, name="echo")
+
+
+@tool
+def echo_default(text: str = "nothing said") -> str:
+    """Give the text back (a default when none is given).
+
+    Args:
+        text: What to give back.
+    """
+    return text
+
+
 final_answer = tool(_echo, name="final_answer")
 
 
@@ -112,6 +124,7 @@ ENVIRON = [environ]
 OFFSETS = [utc_offset]
 WRONG_OUTPUT = [offset_seconds]
 TEXT = [echo]
+TEXT_DEFAULT = [echo_default]
 FINAL = [final_answer]
 
 

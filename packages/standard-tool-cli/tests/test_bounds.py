@@ -14,7 +14,8 @@ THROUGH = ["langchain", "llama-index", "mcp", "openai", "openai-agents", "pydant
 
 @pytest.mark.parametrize("via", [None, *THROUGH])
 def test_timeout_bounds_a_call_through_every_runtime(run: Run, via: str | None) -> None:
-    args = ["call", STALLING, "stall", "--timeout", "1", *(["--via", via] if via else [])]
+    args = ["call", STALLING, "stall", "--input", "{}", "--timeout", "1"]
+    args += ["--via", via] if via else []
     out = run(*args, timeout=60)
     assert out.returncode == 1 and out.stdout == "", out.stderr
     (line,) = out.stderr.splitlines()

@@ -136,3 +136,25 @@ def test_a_json_file_that_is_not_a_snapshot_is_a_usage_error(run: Run, tmp_path:
     assert f"is not a snapshot (its format is not {FORMAT!r})" in out.stderr
     assert json.loads(out.stdout)["exit_status"] == 2
     assert "Traceback" not in out.stderr
+
+
+def test_a_pointer_is_never_cut_on_a_narrow_terminal(run: Run, tmp_path: Path) -> None:
+    """One finding a line, whatever the width: a long JSON pointer reads whole, for grep."""
+    data = json.loads(dump_snapshot(snapshot(weather.TOOLS)))
+    city = entry(data, "get_forecast")["input_schema"]["$defs"]["Location"]["properties"]["city"]
+    city["minLength"] = 5
+    old = write(tmp_path / "old.json", data)
+    document = json.loads(run("diff", old, WEATHER, "--json").stdout)
+    assert document["findings"]
+    out = run("diff", old, WEATHER, env={"COLUMNS": "60"})
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    for finding in document["findings"]:
+        assert len(finding["pointer"]) > 40  # longer than a column of a 60-column table
+        (line,) = [line for line in lines if finding["rule"] in line]
+        assert finding["pointer"] in line and finding["tool"] in line, lines
+        assert line.split()[0] == finding["level"], line
+    counts = {level: 0 for level in ("breaking", "compatible", "info")}
+    for finding in document["findings"]:
+        counts[finding["level"]] += 1
+    assert lines[-1] == ", ".join(f"{count} {level}" for level, count in counts.items())

@@ -1,5 +1,7 @@
 """``standard-tool lint``: findings of a source with problems, a clean one, and a real MCP
-server's tools, each against what the core's lint and the providers' dialects say."""
+server's tools, each against what the core's lint and the providers' dialects say; the
+findings kept by ``--target``, accepted by ``--ignore`` and ``--ignore-file``, and the level
+``--fail-on`` fails at."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from script import MCP_TIME, WEATHER, Run
 
 from standard_tool.contracts import LINT_RULES
@@ -122,3 +125,120 @@ def test_a_source_that_does_not_load_is_a_usage_error_as_one_json_document(run: 
     assert out.returncode == 2
     error = json.loads(out.stdout)
     assert error["exit_status"] == 2 and error["error"].startswith("standard-tool lint: ")
+
+
+def _findings(out: Any) -> list[tuple[str, str, str, str | None]]:
+    document = json.loads(out.stdout)
+    return [(f["rule"], f["tool"], f["pointer"], f["target"]) for f in document["findings"]]
+
+
+def test_target_keeps_its_findings_and_those_of_no_target(run: Run, tmp_path: Path) -> None:
+    source = _source(tmp_path)
+    every = run("lint", source, "--json")
+    for only in (["gemini"], ["gemini", "openai-strict"]):
+        out = run("lint", source, "--json", *(arg for name in only for arg in ("--target", name)))
+        assert out.returncode == 1, out.stderr
+        kept = _findings(out)
+        assert kept == [f for f in _findings(every) if f[3] is None or f[3] in only]
+        assert {f[3] for f in kept} == {None, *only}
+        assert json.loads(out.stdout)["targets"] == only
+
+
+def test_fail_on_sets_the_level_that_fails(run: Run) -> None:
+    counts = json.loads(run("lint", WEATHER, "--json").stdout)["counts"]
+    assert counts["error"] == 0 and counts["warning"] > 0 and counts["info"] > 0
+    for fail_on, status in (("error", 0), ("warning", 1), ("info", 1)):
+        out = run("lint", WEATHER, "--fail-on", fail_on, "--json")
+        assert out.returncode == status, (fail_on, out.stderr)
+        document = json.loads(out.stdout)
+        assert (document["passed"], document["fail_on"]) == (status == 0, fail_on)
+    assert run("lint", WEATHER).returncode == 0  # error, by default
+
+
+def test_ignore_accepts_a_rule_or_a_rule_of_one_tool(run: Run, tmp_path: Path) -> None:
+    source = _source(tmp_path)
+    every = _findings(run("lint", source, "--json"))
+    out = run(
+        "lint",
+        source,
+        "--json",
+        "--ignore",
+        "lint/parameter-description-missing",
+        "--ignore",
+        "lint/name-renamed:fetch.report",
+        "--ignore",
+        "lint/credential:another-tool",
+    )
+    accepted = [
+        f
+        for f in every
+        if f[0] == "lint/parameter-description-missing"
+        or (f[0], f[1]) == ("lint/name-renamed", "fetch.report")
+    ]
+    assert accepted and any(f[0] == "lint/credential" for f in every)
+    document = json.loads(out.stdout)
+    assert _findings(out) == [f for f in every if f not in accepted]
+    ignored = [(f["rule"], f["tool"], f["pointer"], f["target"]) for f in document["ignored"]]
+    assert ignored == accepted
+    errors = [f for f in every if LINT_RULES[f[0]][0] == "error"]
+    rules = sorted({f[0] for f in errors})
+    passed = run("lint", source, *(arg for rule in rules for arg in ("--ignore", rule)))
+    assert passed.returncode == 0, passed.stdout  # no error left
+    assert passed.stdout.rstrip().endswith(f", {len(errors)} ignored")
+
+
+def test_an_ignore_file_is_read_as_the_options_are(run: Run, tmp_path: Path) -> None:
+    source = _source(tmp_path)
+    listed = tmp_path / "lint-ignore.txt"
+    listed.write_text(
+        "# accepted until the tools are described\n"
+        "lint/parameter-description-missing\n"
+        "\n"
+        "lint/name-renamed:fetch.report  # renamed by three providers\n",
+        encoding="utf-8",
+    )
+    from_file = run("lint", source, "--json", "--ignore-file", str(listed))
+    options = ["--ignore", "lint/parameter-description-missing"]
+    options += ["--ignore", "lint/name-renamed:fetch.report"]
+    from_options = run("lint", source, "--json", *options)
+    assert from_file.returncode == from_options.returncode == 1
+    assert from_file.stdout == from_options.stdout
+    assert json.loads(from_file.stdout)["ignored"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--ignore", "lint/credentials"], "--ignore: no lint rule 'lint/credentials'"),
+        (["--ignore", "lint/credential:"], "names no tool"),
+        (["--ignore-file", "{file}"], "line 2: no lint rule 'lint/nope'"),
+        (["--ignore-file", "{missing}"], "cannot read the file"),
+        (["--fail-on", "warnings"], "Invalid value for '--fail-on'"),
+    ],
+)
+def test_an_ignore_or_a_level_that_does_not_read_is_a_usage_error(
+    run: Run, tmp_path: Path, args: list[str], says: str
+) -> None:
+    (tmp_path / "ignore.txt").write_text("lint/credential\nlint/nope\n", encoding="utf-8")
+    given = [
+        arg.format(file=tmp_path / "ignore.txt", missing=tmp_path / "missing.txt") for arg in args
+    ]
+    out = run("lint", WEATHER, *given)
+    assert out.returncode == 2 and out.stdout == "", out.stderr
+    (line,) = out.stderr.splitlines()
+    assert line.startswith("standard-tool lint: ") and says in line, line
+
+
+def _counted(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+def test_the_summary_counts_in_words(run: Run, tmp_path: Path) -> None:
+    path = tmp_path / "one.py"
+    path.write_text(PROBLEMS + "\nONE = TOOLS[1:]\n", encoding="utf-8")
+    counts = json.loads(run("lint", f"{path}:ONE", "--json").stdout)["counts"]
+    assert counts["error"] == 1  # the credential
+    out = run("lint", f"{path}:ONE")
+    assert out.stdout.rstrip().splitlines()[-1] == (
+        f"1 tool linted: 1 error, {_counted(counts['warning'], 'warning')}, {counts['info']} info"
+    )

@@ -10,13 +10,16 @@ from collections.abc import Sequence
 from types import EllipsisType
 from typing import Any
 
+import click
+
 import standard_tool as st
 from standard_tool.boundary import Gate, inbox
 
 from ._errors import CommandError
+from ._options import debug_option
 from ._sources import load_gate
 
-__all__ = ["approvers_of", "gate_of", "serve_inbox"]
+__all__ = ["approvals", "approvers_of", "gate_of", "serve_approvals", "serve_inbox"]
 
 INSTALL = "pip install 'standard-tool-cli[approvals]'"
 
@@ -91,3 +94,67 @@ def serve_inbox(
         pass
     finally:
         listening.close()
+
+
+@click.group()
+def approvals() -> None:
+    """A gate's approvals inbox: a web page where people approve or reject its held calls."""
+
+
+@approvals.command(
+    "serve",
+    epilog="""\b
+Examples:
+  standard-tool approvals serve my_gate.py --gate GATE --approver bob:$BOB_TOKEN
+  standard-tool approvals serve --gate my_gate.py:GATE --approver bob:$BOB_TOKEN \\
+    --approver carol:$CAROL_TOKEN --tenant acme --port 8080""",
+)
+@click.argument("source", required=False)
+@click.option(
+    "--gate",
+    "gate_spec",
+    required=True,
+    metavar="NAME",
+    help="The standard_tool.boundary.Gate: its attribute name in SOURCE (package.module or "
+    "path/to/file.py), or, without SOURCE, package.module:attribute or "
+    "path/to/file.py:attribute.",
+)
+@click.option(
+    "--approver",
+    "approver_specs",
+    multiple=True,
+    required=True,
+    metavar="NAME:TOKEN",
+    help="A person who may decide, and the token they sign in with (at least 16 characters; "
+    "repeatable).",
+)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8001,
+    show_default=True,
+    help="0 takes a free port.",
+)
+@click.option("--tenant", help="Show and decide only the calls of this tenant.")
+@debug_option
+def serve_approvals(
+    source: str | None,
+    gate_spec: str,
+    approver_specs: tuple[str, ...],
+    host: str,
+    port: int,
+    tenant: str | None,
+) -> None:
+    """Serve the approvals inbox of a gate over HTTP until stopped (Ctrl-C).
+
+    The page lists the calls the gate holds, newest first, with their arguments whole, and the
+    recent decisions. A person signs in with their --approver token, then approves a call or
+    rejects it with a reason, recorded in the gate's store with their name as the approver;
+    the call, made again by its caller, then runs once, or is refused. The gate's store must
+    be one the calling processes share (a SqliteStore or a RedisStore, not a MemoryStore).
+    One line on stderr says where the inbox is. Needs uvicorn and Starlette:
+    pip install 'standard-tool-cli[approvals]'.
+    """
+    spec, gate = gate_of(source, gate_spec)
+    serve_inbox(gate, spec, approvers_of(approver_specs), host, port, tenant)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["FAILED", "USAGE", "CommandError"]
+import difflib
+from collections.abc import Sequence
+
+__all__ = ["FAILED", "USAGE", "CommandError", "did_you_mean"]
 
 FAILED = 1
 """Exit status when a tool or a check fails."""
@@ -17,3 +20,10 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+def did_you_mean(name: str, known: Sequence[str]) -> str:
+    """``; did you mean 'x'?`` when a name of ``known`` is close to ``name`` (a typo), else
+    nothing."""
+    close = difflib.get_close_matches(name, known, n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""

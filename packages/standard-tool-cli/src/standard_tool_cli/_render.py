@@ -15,6 +15,7 @@ __all__ = [
     "arguments_summary",
     "check_report",
     "console",
+    "count",
     "diff_report",
     "lint_report",
     "print_json",
@@ -162,10 +163,11 @@ _LEVEL_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
 _LEVEL_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-def lint_report(tools: int, findings: Sequence[Finding]) -> None:
+def lint_report(tools: int, findings: Sequence[Finding], ignored: int = 0) -> None:
     """The findings of ``standard-tool lint`` on stdout, one line each (whatever the width,
     for grep): level, tool, pointer, rule, the targets it concerns (one line for a finding
-    that several targets share), message; the gravest first, then the counts per level."""
+    that several targets share), message; the gravest first, then the counts per level, and
+    of the findings accepted (``ignored``)."""
     from rich.text import Text
 
     rows: dict[tuple[str, str, str, str, str], list[str]] = {}
@@ -182,31 +184,37 @@ def lint_report(tools: int, findings: Sequence[Finding]) -> None:
         line.append(f" {tool} {pointer or '/'} {rule}{where}: {message}")
         out.print(line, highlight=False, soft_wrap=True)
     counts = {level: sum(f.level == level for f in findings) for level in _LEVEL_ORDER}
-    out.print(
-        f"{tools} tools linted: {counts['error']} errors, {counts['warning']} warnings, "
-        f"{counts['info']} info",
-        markup=False,
-        highlight=False,
+    text = (
+        f"{count(tools, 'tool')} linted: {count(counts['error'], 'error')}, "
+        f"{count(counts['warning'], 'warning')}, {counts['info']} info"
     )
+    out.print(text + (f", {ignored} ignored" if ignored else ""), markup=False, highlight=False)
+
+
+def count(number: int, word: str) -> str:
+    """``1 tool``, ``2 tools``: ``number`` and ``word``, made plural with -s unless one."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+_DIFF_STYLES = {"breaking": "bold red", "compatible": "yellow", "info": "dim"}
 
 
 def diff_report(found: Diff) -> None:
-    """The results of ``standard-tool diff`` on stdout: one row per finding (tool, level, rule,
-    where, what), then a count per level."""
-    from rich.table import Table
+    """The results of ``standard-tool diff`` on stdout: one line per finding, whatever the
+    width (a JSON pointer is never cut): level (``BREAKING`` in capitals), tool, pointer
+    (``-`` for the tool as a whole), rule and what changed; then a count per level."""
+    from rich.text import Text
 
     out = console()
     if not found.findings:
         out.print("No change.")
         return
-    table = Table(title="Changes")
-    for name in ("tool", "level", "rule", "where", "what"):
-        table.add_column(name, overflow="fold")
     for finding in found.findings:
         level = finding.level.upper() if finding.level == "breaking" else finding.level
-        table.add_row(finding.tool, level, finding.rule, finding.pointer or "-", finding.message)
-    out.print(table)
+        line = Text(f"{level:<10}", style=_DIFF_STYLES.get(finding.level, ""))
+        line.append(f" {finding.tool} {finding.pointer or '-'} {finding.rule}: {finding.message}")
+        out.print(line, highlight=False, soft_wrap=True)
     counts = {level: 0 for level in ("breaking", "compatible", "info")}
     for finding in found.findings:
         counts[finding.level] += 1
-    out.print(", ".join(f"{count} {level}" for level, count in counts.items()), markup=False)
+    out.print(", ".join(f"{number} {level}" for level, number in counts.items()), markup=False)

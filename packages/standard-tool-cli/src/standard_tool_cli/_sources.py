@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple, TextIO
 
 import standard_tool as st
@@ -21,6 +22,7 @@ from standard_tool.exceptions import PinMismatchError
 from standard_tool.registry import adopt_tools, is_standard_tool
 
 from ._errors import CommandError
+from ._http import not_found_hint
 
 __all__ = [
     "FORMS",
@@ -28,9 +30,11 @@ __all__ = [
     "MCP_STDIO",
     "ServerLog",
     "find_tool",
+    "is_file",
     "load_gate",
     "load_object",
     "open_source",
+    "source_module",
 ]
 
 MCP_STDIO = "mcp+stdio:"
@@ -131,9 +135,14 @@ def _connect(
     except PinMismatchError:
         raise  # it answered, and is not what was pinned
     except Exception as error:
+        hint = not_found_hint(server, timeout) if isinstance(server, str) else None
         raise CommandError(
-            f"cannot reach the MCP server of SOURCE {source!r}: {_describe(error)}; check that "
-            "the command runs (or the URL answers) on its own"
+            f"cannot reach the MCP server of SOURCE {source!r}: {_describe(error)}"
+            + (
+                f" ({hint})"
+                if hint
+                else "; check that the command runs (or the URL answers) on its own"
+            )
         ) from error
     return tools
 
@@ -202,17 +211,36 @@ def load_gate(spec: str) -> Gate:
     return found
 
 
-def _load_object(source: str, named: _Named) -> Any:
+def source_module(source: str) -> ModuleType | None:
+    """The module whose attribute SOURCE names (a file's or an importable one, loaded once
+    per process); ``None`` for an MCP server."""
+    if source.startswith((MCP_STDIO, "http://", "https://")):
+        return None
+    module: ModuleType = _module(source, _SOURCE)
+    return module
+
+
+def _module(source: str, named: _Named) -> Any:
     where, colon, attribute = source.rpartition(":")
     if not colon or not where or not attribute:
         raise CommandError(
             f"{named.what} {source!r} names no attribute; write {named.forms} "
             f"(e.g. {named.example})"
         )
-    if where.endswith(".py") or "/" in where or os.sep in where:
-        module = _load_file(source, Path(where), named.what)
-    else:
-        module = _import(source, where, named.what)
+    if is_file(where):
+        return _load_file(source, Path(where), named.what)
+    return _import(source, where, named.what)
+
+
+def is_file(where: str) -> bool:
+    """Whether ``where``, the part of a SOURCE before its attribute, names a file (else a
+    module)."""
+    return where.endswith(".py") or "/" in where or os.sep in where
+
+
+def _load_object(source: str, named: _Named) -> Any:
+    module = _module(source, named)
+    where, _, attribute = source.rpartition(":")
     obj: Any = module
     walked: list[str] = []
     for part in attribute.split("."):
