@@ -31,15 +31,16 @@ from __future__ import annotations
 
 import difflib
 import importlib.metadata
+import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from types import ModuleType
 
 import pytest
 from test_readmes import ROOT, markdown_files
@@ -154,24 +155,21 @@ def shown_files(path: Path) -> dict[str, str]:
     return found
 
 
-def tracked(root: Path) -> list[str]:
-    """The files of the repository at ``root`` that a clone holds."""
-    out = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return sorted(name for name in set(out.stdout.split("\0")) if name and (root / name).is_file())
+def _ci_wheels() -> ModuleType:
+    """``.ci/wheels.py``, whose copy of the repository (what a clone holds) the blocks run in,
+    as its install blocks do."""
+    spec = importlib.util.spec_from_file_location("ci_wheels", ROOT / ".ci" / "wheels.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def copy_repository(to: Path) -> Path:
     """A fresh copy of the repository's files at ``to``."""
-    for name in tracked(ROOT):
-        (to / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, to / name)
-    return to
+    copied: Path = _ci_wheels().copy_repository(ROOT, to)
+    return copied
 
 
 def environment(shims: Path) -> dict[str, str]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -46,3 +48,27 @@ def run() -> Run:
 
 
 __all__ = ["MCP_TIME", "ROOT", "SCRIPT", "SOURCES", "WEATHER", "Run", "run", "run_script"]
+
+
+@contextlib.contextmanager
+def serving_http() -> Iterator[str]:
+    """``standard-tool serve --transport streamable-http`` of the test tools on a free port:
+    its base URL (``http://127.0.0.1:PORT``, the tools at ``/mcp``), stopped on leaving."""
+    process = subprocess.Popen(
+        [str(SCRIPT), "serve", f"{SOURCES}:TOOLS", "--transport", "streamable-http", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()  # the start line names the bound port
+        match = re.search(r"(http://127\.0\.0\.1:\d+)/mcp", line)
+        assert match, line
+        yield match.group(1)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        if process.stderr is not None:
+            process.stderr.close()

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from script import ROOT, SCRIPT, SOURCES, WEATHER, Run
+from script import ROOT, SCRIPT, SOURCES, WEATHER, Run, serving_http
 
 import standard_tool as st
 from standard_tool_mcp import connect
@@ -75,26 +75,9 @@ def test_serve_an_mcp_server_again_over_stdio() -> None:
 
 
 def test_serve_over_streamable_http_on_a_free_port() -> None:
-    process = subprocess.Popen(
-        [str(SCRIPT), "serve", f"{SOURCES}:TOOLS", "--transport", "streamable-http", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stderr is not None
-        line = process.stderr.readline()  # the start line names the bound port
-        match = re.search(r"(http://127\.0\.0\.1:\d+/mcp)", line)
-        assert match, line
-        with connect(match.group(1), timeout=30) as tools:
-            whoami = next(tool for tool in tools if tool.name == "whoami")
-            assert st.call(whoami, {"label": "x"})["label"] == "x"
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        if process.stderr is not None:
-            process.stderr.close()
+    with serving_http() as base, connect(f"{base}/mcp", timeout=30) as tools:
+        whoami = next(tool for tool in tools if tool.name == "whoami")
+        assert st.call(whoami, {"label": "x"})["label"] == "x"
 
 
 def test_check_passes_every_tool_through_every_runtime(run: Run) -> None:

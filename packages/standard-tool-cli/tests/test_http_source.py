@@ -4,35 +4,17 @@ line says so, and which URL to try."""
 from __future__ import annotations
 
 import json
-import re
-import subprocess
 from collections.abc import Iterator
 
 import pytest
-from script import ROOT, SCRIPT, SOURCES, Run
+from script import Run, serving_http
 
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[str]:
     """The URL of ``standard-tool serve --transport streamable-http`` on a free port."""
-    process = subprocess.Popen(
-        [str(SCRIPT), "serve", f"{SOURCES}:TOOLS", "--transport", "streamable-http", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stderr is not None
-        line = process.stderr.readline()  # the start line names the bound port
-        match = re.search(r"(http://127\.0\.0\.1:\d+)/mcp", line)
-        assert match, line
-        yield match.group(1)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        if process.stderr is not None:
-            process.stderr.close()
+    with serving_http() as base:
+        yield base
 
 
 @pytest.mark.parametrize("path", ["/", "", "/api/tools"])
