@@ -262,7 +262,9 @@ def adapters() -> list[tuple[str, dict[str, Any]]]:
 
 
 def _pytest(*paths: str) -> tuple[str, ...]:
-    return ("python", "-m", "pytest", *paths, POSARGS)
+    """pytest on ``paths``, listing the ten slowest tests at the end (a session's time, as the
+    test command prints it, then says where it goes)."""
+    return ("python", "-m", "pytest", *paths, "--durations=10", POSARGS)
 
 
 def declared(path: str, distribution: str) -> str:

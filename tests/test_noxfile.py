@@ -64,7 +64,14 @@ def test_the_command_line_has_its_session_with_every_adapter(noxfile: ModuleType
     for package in sorted((ROOT / "packages").glob("standard-tool*")):
         assert f"packages/{package.name}" in install
     assert envs["cli"].commands == (
-        ("python", "-m", "pytest", "packages/standard-tool-cli/tests", "{posargs}"),
+        (
+            "python",
+            "-m",
+            "pytest",
+            "packages/standard-tool-cli/tests",
+            "--durations=10",
+            "{posargs}",
+        ),
     )
     for name in ("lint", "integration"):
         assert "packages/standard-tool-cli" in envs[name].installs()[0]
