@@ -4,12 +4,16 @@
 nox`` (``uvx nox -l --json`` lists them, in ``noxfile.py``'s order), each as ``uvx nox -s NAME``
 in a process of its own, ``--jobs`` of them at once (default 2). The sessions are independent:
 each has its own venv under ``.nox/`` and its own temporary folder (``TMPDIR``, removed when it
-ends), and they share uv's cache. The ones known to take longest start first, so that the run ends with short ones.
+ends), and they share uv's cache. The ones known to take longest start first, so that the run
+ends with short ones. ``PYTHONDONTWRITEBYTECODE`` is left out of their environment: a session
+starts hundreds of processes that import the same frameworks, which each venv then compiles
+once, not once per process.
 
 Each session's output goes to ``.nox/logs/NAME.log``; a line is printed when one starts and when
 it ends. At the end: the log of each session that failed, then every session's time, slowest
-first, and the total. The exit status is 1 when a session failed (pytest's "no tests collected"
-included: nox fails on any non-zero status).
+first, the total, and how busy the machine's cores were meanwhile (where Linux says). The exit
+status is 1 when a session failed (pytest's "no tests collected" included: nox fails on any
+non-zero status).
 
 ``python3 .ci/sessions.py lint repo`` runs only the sessions named; ``--jobs 1`` one at a time.
 """
@@ -68,6 +72,36 @@ def ordered(sessions: Sequence[str]) -> list[str]:
     return slow + [name for name in sessions if name not in slow]
 
 
+def session_environment(tmp: Path) -> dict[str, str]:
+    """The environment of a session: this one, with ``tmp`` as its temporary folder, and
+    bytecode written (each venv compiles what it imports once)."""
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def cpu_times() -> tuple[float, float] | None:
+    """``(busy, total)`` jiffies of every core since boot (``/proc/stat``), or ``None``."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()
+    except OSError:
+        return None
+    if fields[0] != "cpu":
+        return None
+    values = [float(value) for value in fields[1:]]
+    idle = sum(values[3:5])  # idle, iowait
+    return sum(values) - idle, sum(values)
+
+
+def busy_since(before: tuple[float, float] | None) -> str:
+    """How busy the cores were since ``before``, as a sentence (empty where Linux does not say)."""
+    after = cpu_times()
+    if before is None or after is None or after[1] <= before[1]:
+        return ""
+    share = (after[0] - before[0]) / (after[1] - before[1])
+    return f"; the {os.cpu_count()} cores were busy {share:.0%} of the time"
+
+
 class Run:
     """Runs sessions, each in a process of its own, and keeps their status and time."""
 
@@ -96,7 +130,7 @@ class Run:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
-                env={**os.environ, "TMPDIR": str(tmp)},
+                env=session_environment(tmp),
             ).returncode
         shutil.rmtree(tmp, ignore_errors=True)
         took = time.monotonic() - began
@@ -119,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = ordered(args.sessions or every)
     LOGS.mkdir(parents=True, exist_ok=True)
     run = Run()
+    cores = cpu_times()
     print(f"{len(names)} sessions, {max(1, args.jobs)} at a time; logs in {LOGS}", flush=True)
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for future in [pool.submit(run.session, name, posargs) for name in names]:
@@ -130,7 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nSession times, slowest first:")
     for name, (status, took) in sorted(run.results.items(), key=lambda item: -item[1][1]):
         print(f"  {took:7.0f} s  {'passed' if status == 0 else 'FAILED'}  {name}")
-    print(f"  {time.monotonic() - run.start:7.0f} s  in all ({len(names)} sessions)")
+    took = time.monotonic() - run.start
+    print(f"  {took:7.0f} s  in all ({len(names)} sessions){busy_since(cores)}")
     if failed:
         print(f"{len(failed)} of {len(names)} sessions failed: {', '.join(failed)}")
         return 1

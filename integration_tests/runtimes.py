@@ -32,7 +32,8 @@ import importlib.util
 import json
 import sys
 from collections.abc import Callable, Mapping
-from contextlib import ExitStack
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -197,17 +198,29 @@ def runtimes(stack: ExitStack) -> dict[str, Runtime]:
     mcp = _contract("mcp")
     from standard_tool_mcp._runtime import ServedTool as served_type
 
+    servers: list[AbstractContextManager[str]] = []
+
     def export_mcp(tool: st.StandardTool) -> Any:
         from standard_tool_mcp import to_asgi_app, to_mcp_server
         from standard_tool_mcp.testing import serving
 
-        url = stack.enter_context(serving(to_asgi_app(to_mcp_server([tool]))))
+        server = serving(to_asgi_app(to_mcp_server([tool])))
+        url = server.__enter__()
+        servers.append(server)
         return served_type(st.convert(tool, to="mcp"), url)
+
+    def stop_servers() -> None:
+        """Each server stops within a tick of its loop (a tenth of a second): all at once."""
+        with ThreadPoolExecutor(max_workers=max(1, len(servers))) as pool:
+            for stopped in [pool.submit(s.__exit__, None, None, None) for s in servers]:
+                stopped.result()
 
     def close_connections() -> None:
         for connection in mcp.opened:
             connection.__exit__(None, None, None)
 
+    # The clients close first: a server stopped under an open session waits out its grace.
+    stack.callback(stop_servers)
     stack.callback(close_connections)
     out["mcp"] = Runtime(
         "mcp",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -27,6 +28,7 @@ name = args[args.index("-s") + 1]
 folder = pathlib.Path(os.environ["FAKE_NOX_RECORD"])
 (folder / f"{name}.start").write_text(repr(time.monotonic()))
 (folder / f"{name}.tmp").write_text(os.environ["TMPDIR"])
+(folder / f"{name}.bytecode").write_text(os.environ.get("PYTHONDONTWRITEBYTECODE", "written"))
 print(f"running {name} with {args[args.index('-s') + 2:]}")
 time.sleep(1.0 if name == "slow" else 0.3)
 (folder / f"{name}.end").write_text(repr(time.monotonic()))
@@ -53,9 +55,12 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleTyp
 
 
 def test_every_session_runs_two_at_a_time_and_a_failure_fails_the_run(
-    sessions: tuple[ModuleType, Path, Path], capsys: pytest.CaptureFixture[str]
+    sessions: tuple[ModuleType, Path, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     module, record, root = sessions
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     assert module.main(["--", "-k", "x"]) == 1
     out = capsys.readouterr().out
     start = {p.stem: float(p.read_text()) for p in record.glob("*.start")}
@@ -77,6 +82,9 @@ def test_every_session_runs_two_at_a_time_and_a_failure_fails_the_run(
     times = out.split("Session times, slowest first:")[1].splitlines()[1:5]
     assert times[0].split()[-1] == "slow" and "FAILED  bad" in "".join(times)
     assert "1 of 4 sessions failed: bad" in out
+    assert {p.read_text() for p in record.glob("*.bytecode")} == {"written"}
+    if Path("/proc/stat").exists():
+        assert re.search(r"in all \(4 sessions\); the \d+ cores were busy \d+% of the time", out)
 
 
 def test_named_sessions_only_and_an_unknown_name_is_a_usage_error(

@@ -139,6 +139,10 @@ def _states(data: dict[str, Any]) -> dict[str, tuple[float, float]]:
 class TestJsonFileStore(StoreContract):
     """The test double keeps the store protocol, as the gate relies on it."""
 
+    thread_rounds = 100
+    """Each operation rereads and rewrites the whole file, under a lock that serialises the
+    threads: a race that a lock left out would let through shows in the first few rounds."""
+
     def new_store(self, tmp_path: Path) -> Store:
         return JsonFileStore(tmp_path / "store.json")
 

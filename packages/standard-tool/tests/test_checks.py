@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -272,3 +277,59 @@ def test_a_refusal_naming_no_tool_passes_only_where_the_framework_prechecks(
         )
     else:
         assert (refuse.status, refuse.reason) == ("fail", "its error does not name the tool")
+
+
+DRAW = """
+import json, sys
+from standard_tool.checks import sample_inputs
+
+schema = {"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}}
+print(json.dumps(sample_inputs(schema, 5)))
+"""
+
+
+def test_hypothesis_keeps_its_tables_in_the_cache_folder_and_draws_alike(tmp_path: Path) -> None:
+    """A process's draws leave Hypothesis's derived tables in the user's cache folder (not in
+    the current one, and no example database); the next process, which reads them, draws the
+    same inputs, and so does one whose cache folder cannot be written."""
+    work, cache = tmp_path / "work", tmp_path / "cache"
+    work.mkdir()
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+    env.pop("PYTHONPATH", None)
+
+    def draw() -> Any:
+        env["XDG_CACHE_HOME"] = str(cache)
+        out = subprocess.run(
+            [sys.executable, "-c", DRAW], cwd=work, env=env, capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    first = draw()
+    home = cache / "standard-tool" / "hypothesis"
+    kept = {path.relative_to(home).parts[0] for path in home.rglob("*") if path.is_file()}
+    assert "unicode_data" in kept and "examples" not in kept, kept
+    assert list(work.iterdir()) == []
+    assert draw() == first
+    cache = tmp_path / "a-file"
+    cache.write_text("")
+    assert draw() == first
+    assert len(first) == 5, first
+
+
+def test_an_unwritable_cache_folder_draws_all_the_same_and_restores_hypothesis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hypothesis import configuration
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # a file: no folder can be made in it
+    mine = tmp_path / "mine"
+    configuration.set_hypothesis_home_dir(mine)
+    try:
+        assert sample_inputs({"type": "integer", "minimum": 3}, 2)[0] == 3
+        assert configuration.storage_directory().path == mine  # the caller's, as it was
+    finally:
+        configuration.set_hypothesis_home_dir(None)
+    assert list(tmp_path.iterdir()) == [blocked]

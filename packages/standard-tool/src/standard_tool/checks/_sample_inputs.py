@@ -7,10 +7,13 @@ hypothesis-jsonschema's draws. hypothesis and hypothesis-jsonschema are imported
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from ..exceptions import InputGenerationError
@@ -33,9 +36,10 @@ def sample_inputs(schema: dict[str, Any], count: int = 5) -> list[Any]:
     draws, simplest first.
 
     The draws come from a derandomized Hypothesis run (no example database, no shrinking, no
-    deadline), so the first is the simplest the schema allows. Hypothesis keeps its files in a
-    temporary folder, not in the current one, and nothing from an earlier run changes what is
-    drawn.
+    deadline), so the first is the simplest the schema allows, and nothing from an earlier run
+    changes what is drawn. Hypothesis keeps its files in ``standard-tool/hypothesis`` in the
+    user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``), or a temporary folder where
+    that cannot be written; never in the current folder.
     """
     try:
         drawn = _drawn(schema, count)
@@ -50,15 +54,36 @@ def sample_inputs(schema: dict[str, Any], count: int = 5) -> list[Any]:
     return list(found.values())[:count]
 
 
-def _drawn(schema: dict[str, Any], count: int) -> list[Any]:
-    from hypothesis.configuration import set_hypothesis_home_dir
+def _hypothesis_home() -> Path | None:
+    """The folder where Hypothesis keeps its files while inputs are drawn, or ``None`` when
+    it cannot be written.
 
-    with tempfile.TemporaryDirectory(prefix="standard-tool-hypothesis-") as home:
-        set_hypothesis_home_dir(home)
+    It holds only tables Hypothesis derives, each the same whenever it is derived again (the
+    characters a codec encodes, the constants of a source file, by its hash); no example
+    database. Kept from one process to the next, they spare each new process the seconds it
+    takes to derive them."""
+    try:
+        cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        home = Path(cache) / "standard-tool" / "hypothesis"
+        home.mkdir(parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # no home folder, or one that cannot be written
+        return None
+    return home if os.access(home, os.W_OK | os.X_OK) else None
+
+
+def _drawn(schema: dict[str, Any], count: int) -> list[Any]:
+    from hypothesis import configuration
+
+    previous = getattr(configuration, "__hypothesis_home_directory", None)
+    with contextlib.ExitStack() as stack:
+        home = _hypothesis_home() or stack.enter_context(
+            tempfile.TemporaryDirectory(prefix="standard-tool-hypothesis-")
+        )
+        configuration.set_hypothesis_home_dir(home)
         try:
             return _draw(schema, count)
         finally:
-            set_hypothesis_home_dir(None)
+            configuration.set_hypothesis_home_dir(previous)
 
 
 def _draw(schema: dict[str, Any], count: int) -> list[Any]:
