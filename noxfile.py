@@ -3,8 +3,8 @@
 - ``lint``: ruff (check and format) over everything, ``mypy --strict`` over every package,
   and the core's import graph (``lint-imports``: its parts import one way, no import circles).
 - ``repo``: the repository's own checks (``tests/``): tox.ini, the README, the CI script.
-- ``wheels``: every package built once as a wheel and installed alone, with uv and with pip
-  (``.ci/wheels.py --packages``).
+- ``wheels``: every package built once as a wheel, installed alone with uv, then all together
+  with pip (``.ci/wheels.py --packages``).
 - ``docs``: the documentation site built by ``mkdocs build --strict`` (``mkdocs.yml``; the API
   reference from every package's docstrings, the command line's from its click commands), then
   opened in Debian's Chromium (``.ci/docs.py``): each public name has its entry, and screenshots
@@ -71,6 +71,7 @@ else ``~/.pyenv``), where a shim that selects another version hides it from the 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import re
@@ -329,8 +330,8 @@ def envs() -> list[Env]:
         ),
         Env(
             "wheels",
-            "Every package built once as a wheel, installed alone (uv and pip) in a fresh venv "
-            "and used.",
+            "Every package built once as a wheel, installed alone (uv) and all together (pip) "
+            "in fresh venvs, and used.",
             requires=("uv>=0.5",),
             commands=(("python", ".ci/wheels.py", "--packages", POSARGS),),
         ),
@@ -547,9 +548,10 @@ def _pyenv_versions(version: str) -> Iterator[str]:
         yield from (str(python) for python in reversed(newest))
 
 
+@functools.cache
 def interpreter(version: str) -> str:
     """An installed ``python<version>``: on PATH, found by uv, or installed by pyenv (asked,
-    or found in its ``versions`` folder).
+    or found in its ``versions`` folder); looked for once per version.
 
     Else the bare version, which nox looks for itself and, not finding it, fails the session.
     """

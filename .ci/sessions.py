@@ -21,6 +21,7 @@ non-zero status).
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import shutil
@@ -36,19 +37,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / ".nox" / "logs"
 SLOW_FIRST = (
-    "real-tools",
     "cli",
     "integration",
     "lowest",
     "wheels",
+    "install-blocks",
+    "core-only",
+    "real-tools",
+    "core-lowest",
     "pytest-plugin",
+    "providers",
     "lint",
-    "boundary",
-    "mcp-conformance",
+    "mcp-[0-9]*",
     "docs",
+    "mcp-conformance",
+    "boundary",
 )
 """Sessions that take longest (as the times printed at the end of a run show), started first in
-this order; the others follow in ``noxfile.py``'s order."""
+this order (a name, or a pattern such as ``mcp-[0-9]*`` for each session of the MCP adapter's
+matrix); the others follow in ``noxfile.py``'s order. Two at a time, the longest first: the
+run ends with short ones, both cores busy to the end."""
 
 
 def nox() -> list[str]:
@@ -68,7 +76,10 @@ def default_sessions() -> list[str]:
 
 def ordered(sessions: Sequence[str]) -> list[str]:
     """``sessions`` with the known slow ones first."""
-    slow = [name for name in SLOW_FIRST if name in sessions]
+    slow = [
+        name for pattern in SLOW_FIRST for name in sessions if fnmatch.fnmatchcase(name, pattern)
+    ]
+    slow = list(dict.fromkeys(slow))
     return slow + [name for name in sessions if name not in slow]
 
 

@@ -1,4 +1,4 @@
-"""Every package builds as a wheel and installs alone, from wheels, with uv and with pip.
+"""Every package builds as a wheel and installs from it: alone with uv, all together with pip.
 
 Run by the ``wheels`` and ``install-blocks`` sessions. In a temporary folder:
 
@@ -6,7 +6,9 @@ Run by the ``wheels`` and ``install-blocks`` sessions. In a temporary folder:
    wheel from the sdist); each wheel's metadata must name no local path.
 2. For each package, a fresh venv gets that package's wheel and the core's wheel, nothing else
    from this repository (the frameworks come from the package index), by ``uv pip install`` of
-   the two files, then by ``pip install --find-links <wheels> <name>``.
+   the two files: the package's declared dependencies are enough. Then one more venv gets every
+   package by ``pip install --find-links <wheels> <name>...``: pip's resolver takes every
+   wheel's metadata, and every package works beside the others.
 3. Every ``sh`` block of every Markdown file that installs (``pip install``, ``uv pip install``,
    ``uv sync``...) runs as written, with bash, in a fresh copy of the repository's files (what a
    clone holds), with neither this session's venv nor ``VIRTUAL_ENV`` in its environment: the
@@ -217,8 +219,10 @@ def test_conforms(conformance):
 
 def run(*command: str | Path, cwd: Path | None = None) -> str:
     print("$", shlex.join(str(part) for part in command), flush=True)
+    start = time.monotonic()
     out = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True, text=True)
     print(out.stdout + out.stderr, end="", flush=True)
+    print(f"  ({time.monotonic() - start:.1f} s)", flush=True)
     if out.returncode:
         raise SystemExit(f"failed ({out.returncode}): {shlex.join(str(p) for p in command)}")
     return out.stdout
@@ -470,13 +474,13 @@ def main(argv: list[str]) -> int:
                 cwd=tmp,
             )
             ws.check(venv, [package])
-
-            venv = ws.venv(f"pip-{package}", pip=True)
-            binary = f"--only-binary={','.join(sorted({'standard-tool', package}))}"
-            pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
-            run(*pip, "--find-links", wheels[package].parent, binary, package, cwd=tmp)
-            ws.check(venv, [package])
-    print(f"wheels: {len(PACKAGES)} packages built and installed alone (uv, pip)")
+        every = sorted(PACKAGES)
+        venv = ws.venv("pip-every-package", pip=True)
+        pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
+        binary = f"--only-binary={','.join(every)}"
+        run(*pip, "--find-links", wheels["standard-tool"].parent, binary, *every, cwd=tmp)
+        ws.check(venv, every)
+    print(f"wheels: {len(PACKAGES)} packages built, each installed alone (uv), all together (pip)")
     return 0
 
 

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -80,6 +81,15 @@ def test_the_command_line_has_its_session_with_every_adapter(noxfile: ModuleType
 def test_the_noxfile_names_no_path_outside_the_repository() -> None:
     source = (ROOT / "noxfile.py").read_text()
     assert not re.findall(r"""["'](?:/|~/|[A-Za-z]:\\)\w[^"']*""", source)
+
+
+@pytest.fixture(autouse=True)
+def _interpreters_looked_for_anew(noxfile: ModuleType) -> Iterator[None]:
+    """The noxfile looks for each interpreter once: each test here looks in its own
+    environment."""
+    noxfile.interpreter.cache_clear()
+    yield
+    noxfile.interpreter.cache_clear()
 
 
 def test_interpreters_are_found_or_left_to_nox(noxfile: ModuleType) -> None:

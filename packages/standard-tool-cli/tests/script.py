@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import io
 import os
 import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +50,64 @@ def run() -> Run:
     return run_script
 
 
-__all__ = ["MCP_TIME", "ROOT", "SCRIPT", "SOURCES", "WEATHER", "Run", "run", "run_script"]
+def invoke(*args: str) -> subprocess.CompletedProcess[str]:
+    """``standard-tool ARGS...`` run in this process (its ``main``, from the repository root):
+    exit status, stdout and stderr, as :func:`run_script` gives them.
+
+    For the tests that run one command through each framework in turn: each framework is
+    imported once, not once a process. What belongs to a process (the console script, its
+    exit, ``--json``'s own stdout) is tested through :func:`run_script`."""
+    from standard_tool_cli._app import main
+
+    assert "--json" not in args, "--json moves the process's stdout: run_script it"
+    out, err = io.StringIO(), io.StringIO()
+    status: Any = 0
+    where = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main(list(args))
+    except SystemExit as exit_:
+        status = exit_.code
+    finally:
+        os.chdir(where)
+    assert isinstance(status, int), status
+    return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
+
+
+PROCESSES = (None, "langchain", "mcp")
+"""The ways to call (directly, through LangChain, through MCP) whose tests run the console
+script, each command its own process; through the other runtimes, :func:`runner` gives
+:func:`invoke`, which imports each framework once."""
+
+
+def runner(via: str | None) -> Run:
+    """How a test that runs one command through each runtime in turn runs it ``--via``
+    ``via``: the console script for :data:`PROCESSES`, else in this process."""
+    return run_script if via in PROCESSES else invoke
+
+
+@functools.cache
+def weather_report() -> subprocess.CompletedProcess[str]:
+    """``standard-tool check examples/weather.py:TOOLS --json``, through every installed
+    target: run once, read by each test that asks what it says."""
+    return run_script("check", WEATHER, "--json", timeout=180)
+
+
+__all__ = [
+    "MCP_TIME",
+    "ROOT",
+    "SCRIPT",
+    "SOURCES",
+    "WEATHER",
+    "PROCESSES",
+    "Run",
+    "invoke",
+    "run",
+    "run_script",
+    "runner",
+    "weather_report",
+]
 
 
 @contextlib.contextmanager

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from script import SOURCES, WEATHER, Run
+from script import SOURCES, WEATHER, Run, runner
 
 PREFIX = "standard-tool call: "
 
@@ -24,7 +24,8 @@ PREFIX = "standard-tool call: "
         ("langchain", "null"),
     ],
 )
-def test_input_that_is_not_an_object_is_refused_as_directly(run: Run, via: str, given: str) -> None:
+def test_input_that_is_not_an_object_is_refused_as_directly(via: str, given: str) -> None:
+    run = runner(via)
     direct = run("call", WEATHER, "multiply", "--input", given)
     assert direct.returncode == 1, direct.stderr
     (expected,) = direct.stderr.splitlines()

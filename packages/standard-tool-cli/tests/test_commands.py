@@ -6,7 +6,7 @@ import json
 import sys
 
 import pytest
-from script import MCP_TIME, ROOT, SOURCES, WEATHER, Run
+from script import MCP_TIME, ROOT, SOURCES, WEATHER, Run, invoke, runner
 
 import standard_tool as st
 from standard_tool.registry import runtime
@@ -133,8 +133,8 @@ def test_show_as_standard_by_default(run: Run) -> None:
 
 
 @pytest.mark.parametrize("target", RUNTIMES)
-def test_show_as_the_framework_sees_it(run: Run, target: str) -> None:
-    out = run("show", WEATHER, "get_forecast", "--as", target)
+def test_show_as_the_framework_sees_it(target: str) -> None:
+    out = invoke("show", WEATHER, "get_forecast", "--as", target)
     assert out.returncode == 0, out.stderr
     registered = runtime(target)
     assert registered is not None
@@ -151,7 +151,8 @@ def test_show_an_unknown_target_lists_targets_and_dialects(run: Run) -> None:
 
 
 @pytest.mark.parametrize("via", [None, *RUNTIMES])
-def test_call_directly_or_through_a_runtime(run: Run, via: str | None) -> None:
+def test_call_directly_or_through_a_runtime(via: str | None) -> None:
+    run = runner(via)
     args = ["call", WEATHER, "multiply", "--input", '{"a": 6, "b": 7}']
     out = run(*args, *(["--via", via] if via else []))
     assert out.returncode == 0, out.stderr
@@ -170,7 +171,8 @@ def test_call_directly_or_through_a_runtime(run: Run, via: str | None) -> None:
 
 
 @pytest.mark.parametrize("via", [None, "langchain", "pydantic-ai", "llama-index", "openai-agents"])
-def test_call_passes_the_context(run: Run, via: str | None) -> None:
+def test_call_passes_the_context(via: str | None) -> None:
+    run = runner(via)
     args = ["call", f"{SOURCES}:TOOLS", "whoami", "--input", '{"label": "x"}']
     out = run(*args, "--context", '{"user": "ada"}', *(["--via", via] if via else []))
     assert out.returncode == 0, out.stderr
@@ -184,7 +186,8 @@ def test_call_through_mcp_passes_the_context_as_meta(run: Run) -> None:
 
 
 @pytest.mark.parametrize("via", [None, *RUNTIMES])
-def test_a_failing_tool_exits_1_with_one_line(run: Run, via: str | None) -> None:
+def test_a_failing_tool_exits_1_with_one_line(via: str | None) -> None:
+    run = runner(via)
     args = ["call", f"{SOURCES}:TOOLS", "explode", "--input", '{"reason": "on purpose"}']
     out = run(*args, *(["--via", via] if via else []))
     assert out.returncode == 1 and out.stdout == ""
@@ -194,7 +197,8 @@ def test_a_failing_tool_exits_1_with_one_line(run: Run, via: str | None) -> None
 
 
 @pytest.mark.parametrize("via", [None, *RUNTIMES])
-def test_input_the_schema_refuses_exits_1_naming_the_field(run: Run, via: str | None) -> None:
+def test_input_the_schema_refuses_exits_1_naming_the_field(via: str | None) -> None:
+    run = runner(via)
     args = ["call", WEATHER, "multiply", "--input", '{"a": 6, "b": "seven"}']
     out = run(*args, *(["--via", via] if via else []))
     assert out.returncode == 1, out.stdout

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from script import ROOT, SCRIPT, SOURCES, WEATHER, Run, serving_http
+from script import ROOT, SCRIPT, SOURCES, WEATHER, Run, serving_http, weather_report
 
 import standard_tool as st
 from standard_tool_mcp import connect
@@ -80,8 +80,8 @@ def test_serve_over_streamable_http_on_a_free_port() -> None:
         assert st.call(whoami, {"label": "x"})["label"] == "x"
 
 
-def test_check_passes_every_tool_through_every_runtime(run: Run) -> None:
-    out = run("check", WEATHER, "--json")
+def test_check_passes_every_tool_through_every_runtime() -> None:
+    out = weather_report()
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["passed"] is True
@@ -116,7 +116,8 @@ def test_check_is_the_same_on_every_run_and_leaves_no_files(run: Run, tmp_path: 
 
 
 def test_check_reports_each_failure_with_its_reason(run: Run) -> None:
-    out = run("check", f"{SOURCES}:BROKEN")
+    targets = ["--target", "standard", "--target", "mcp", "--target", "llama-index"]
+    out = run("check", f"{SOURCES}:BROKEN", *targets)
     assert out.returncode == 1
     assert "FAIL" in out.stdout
     assert re.search(
@@ -125,7 +126,7 @@ def test_check_reports_each_failure_with_its_reason(run: Run) -> None:
     assert re.search(
         r"skipped schema, round trip, call, refuse for .*\bmcp\b.*: not converted", out.stdout
     )
-    report = json.loads(run("check", f"{SOURCES}:BROKEN", "--json").stdout)
+    report = json.loads(run("check", f"{SOURCES}:BROKEN", "--json", *targets).stdout)
     failed = {(r["target"], r["check"]) for r in report["results"] if r["status"] == "fail"}
     assert ("mcp", "convert") in failed and ("llama-index", "schema") in failed
     assert report["passed"] is False

@@ -10,7 +10,7 @@ import subprocess
 from importlib.metadata import entry_points
 
 import pytest
-from script import ROOT, SCRIPT, SOURCES, WEATHER
+from script import ROOT, SCRIPT, SOURCES, WEATHER, weather_report
 
 from standard_tool.checks import CHECKS, DIRECT, CheckResult, heading, legend, skipped, tally
 from standard_tool.registry import get_plugin_manager
@@ -61,7 +61,7 @@ def cells(text: str) -> dict[tuple[str, str], str]:
 
 @pytest.fixture(scope="module")
 def weather_results() -> list[CheckResult]:
-    out = run_at(200, "check", WEATHER, "--json")
+    out = weather_report()
     assert out.returncode == 0, out.stderr
     return [CheckResult(**result) for result in json.loads(out.stdout)["results"]]
 
