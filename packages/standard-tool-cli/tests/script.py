@@ -96,11 +96,11 @@ def weather_report() -> subprocess.CompletedProcess[str]:
 
 __all__ = [
     "MCP_TIME",
+    "PROCESSES",
     "ROOT",
     "SCRIPT",
     "SOURCES",
     "WEATHER",
-    "PROCESSES",
     "Run",
     "invoke",
     "run",

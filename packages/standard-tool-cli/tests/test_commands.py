@@ -6,7 +6,7 @@ import json
 import sys
 
 import pytest
-from script import MCP_TIME, ROOT, SOURCES, WEATHER, Run, invoke, runner
+from script import MCP_TIME, ROOT, SOURCES, WEATHER, Run, runner
 
 import standard_tool as st
 from standard_tool.registry import runtime
@@ -134,7 +134,7 @@ def test_show_as_standard_by_default(run: Run) -> None:
 
 @pytest.mark.parametrize("target", RUNTIMES)
 def test_show_as_the_framework_sees_it(target: str) -> None:
-    out = invoke("show", WEATHER, "get_forecast", "--as", target)
+    out = runner(target)("show", WEATHER, "get_forecast", "--as", target)
     assert out.returncode == 0, out.stderr
     registered = runtime(target)
     assert registered is not None
