@@ -9,7 +9,8 @@ status is 1 if any count is not zero.
 ruff checks everything. ``mypy --strict`` checks every package's source, the core's tests,
 the toy plugin, the benchmarks, the examples and the repository's own scripts
 (``MYPY_UNITS``); the adapters' tests and the integration tests are not yet type-checked.
-mypy runs once per unit, so that the test folders' ``conftest`` modules do not collide.
+mypy runs once per unit, so that the test folders' ``conftest`` modules do not collide, with
+its cache in the user's cache folder (:func:`mypy_cache`).
 
 ``lint-imports`` (import-linter, configured in the root ``pyproject.toml``) checks the core's
 import graph: its folders import one way (schema at the bottom, then running a tool, the tool,
@@ -19,6 +20,7 @@ broken contract counts as one error of the ``core`` unit.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -124,12 +126,27 @@ def ruff(counts: dict[tuple[str, str], int]) -> None:
             counts["(ruff failed)", check] = 1
 
 
+def mypy_cache() -> list[str]:
+    """``--cache-dir`` in the user's cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``), kept
+    between runs as uv's cache is: a fresh clone's run checks again only the modules whose text
+    (or whose dependencies' text) differs, which mypy finds by their hashes. None (mypy's own
+    ``.mypy_cache``) when that folder cannot be written."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "standard-tool" / "mypy"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return []
+    return ["--cache-dir", str(folder)] if os.access(folder, os.W_OK) else []
+
+
 def mypy(counts: dict[tuple[str, str], int]) -> None:
+    cache = mypy_cache()
     for unit, paths in UNITS.items():
         if unit not in MYPY_UNITS:
             continue
         exclude = ["--exclude", MYPY_EXCLUDE[unit]] if unit in MYPY_EXCLUDE else []
-        out = run([sys.executable, "-m", "mypy", "--strict", *exclude, *paths])
+        out = run([sys.executable, "-m", "mypy", "--strict", *cache, *exclude, *paths])
         errors = sum(1 for line in out.stdout.splitlines() if re.match(r"^\S+:\d+: error: ", line))
         if out.returncode and not errors:
             errors = 1  # mypy failed without reporting errors (a crash, a bad option)

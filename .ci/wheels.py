@@ -7,8 +7,8 @@ Run by the ``wheels`` and ``install-blocks`` sessions. In a temporary folder:
 2. For each package, a fresh venv gets that package's wheel and the core's wheel, nothing else
    from this repository (the frameworks come from the package index), by ``uv pip install`` of
    the two files: the package's declared dependencies are enough. Then one more venv gets every
-   package by ``pip install --find-links <wheels> <name>...``: pip's resolver takes every
-   wheel's metadata, and every package works beside the others.
+   package by ``pip install --no-compile --find-links <wheels> <name>...``: pip's resolver
+   takes every wheel's metadata, and every package works beside the others.
 3. Every ``sh`` block of every Markdown file that installs (``pip install``, ``uv pip install``,
    ``uv sync``...) runs as written, with bash, in a fresh copy of the repository's files (what a
    clone holds), with neither this session's venv nor ``VIRTUAL_ENV`` in its environment: the
@@ -476,7 +476,9 @@ def main(argv: list[str]) -> int:
             ws.check(venv, [package])
         every = sorted(PACKAGES)
         venv = ws.venv("pip-every-package", pip=True)
+        # --no-compile: the checks below compile what they import; pip would compile everything
         pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
+        pip.append("--no-compile")
         binary = f"--only-binary={','.join(every)}"
         run(*pip, "--find-links", wheels["standard-tool"].parent, binary, *every, cwd=tmp)
         ws.check(venv, every)

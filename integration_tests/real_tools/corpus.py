@@ -422,7 +422,8 @@ SOURCES = (
         "key": "mcp-fetch",
         "source": "MCP reference server: fetch",
         "distribution": "mcp-server-fetch",
-        "made": "`python -m mcp_server_fetch --allow-private-ips` over stdio (robots.txt read)",
+        "made": "`python -m mcp_server_fetch --allow-private-ips` over stdio (robots.txt read), "
+        "with no Node.js on its PATH (readabilipy's Python extractor)",
         "reaches": "a server subprocess, an HTTP server on 127.0.0.1",
         "tools": (
             {

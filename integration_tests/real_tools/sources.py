@@ -158,7 +158,11 @@ class Servers:
         if key == "mcp-git":
             return [sys.executable, "-m", "mcp_server_git"], dict(GIT_ENV)
         if key == "mcp-fetch":
-            return [sys.executable, "-m", "mcp_server_fetch", "--allow-private-ips"], None
+            # no Node.js on its PATH: readabilipy's Python extractor, as where Node is not
+            # installed (with it, readabilipy runs `npm install` into its own folder at the
+            # first fetch, then starts node for every page)
+            no_node = {"PATH": str(Path(sys.executable).parent)}
+            return [sys.executable, "-m", "mcp_server_fetch", "--allow-private-ips"], no_node
         if key == "mcp-sqlite":
             make_database(self.database)
             return [str(sqlite_server()), "--db-path", str(self.database)], None

@@ -1,10 +1,15 @@
-"""pytester runs pytest on test files written for each test, in a subprocess."""
+"""pytester runs pytest on test files written for each test, in this process (each framework
+imported once, below); a run that registers the ``broken`` adapter, or that imports the
+frameworks under its own warning filters, runs in a subprocess. ``inline`` (this folder, on
+``sys.path``) runs pytest in this process for the test modules."""
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +17,7 @@ from standard_tool import targets
 from standard_tool.registry import runtime
 
 pytest_plugins = ["pytester"]
+sys.path.insert(0, str(Path(__file__).parent))
 
 with warnings.catch_warnings():
     # llama-index-core 0.12/0.13 declare a field pydantic 2.12+ warns about, once, at import

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from inline import run_inline
 
 import standard_tool as st
 from pytest_standard_tool import Conformance, assert_conforms
@@ -79,7 +80,7 @@ def test_the_readme_example_runs_each_tool_through_each_installed_target(
 ) -> None:
     with_weather(pytester)
     pytester.makepyfile(test_tools=readme_blocks()[0])
-    result = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider")
+    result = run_inline(pytester, "-v", "-p", "no:cacheprovider")
     targets = installed_targets()
     result.assert_outcomes(passed=len(WEATHER_TOOLS) * len(targets))
     result.stdout.fnmatch_lines(
@@ -173,7 +174,7 @@ def test_a_tool_that_accepts_what_its_schema_refuses_fails_the_direct_cell(
             conformance.check()
         """
     )
-    result = pytester.runpytest_subprocess("--standard-tool-target", "standard")
+    result = run_inline(pytester, "--standard-tool-target", "standard")
     result.assert_outcomes(failed=1)
     assert "loose -> standard, refuse: fail: it accepts an input its input schema refuses" in (
         result.stdout.str()
@@ -182,7 +183,7 @@ def test_a_tool_that_accepts_what_its_schema_refuses_fails_the_direct_cell(
 
 def test_a_test_without_the_marker_is_a_collection_error(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_tools="def test_it(conformance):\n    conformance.check()\n")
-    result = pytester.runpytest_subprocess()
+    result = run_inline(pytester)
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*mark the test with the tools to check*"])
 
@@ -194,17 +195,17 @@ def test_options_and_ini_choose_targets_samples_and_timeout(pytester: pytest.Pyt
         test_tools=readme_blocks()[0]
         + "    assert (conformance.samples, conformance.timeout) == (2, 7.5)\n"
     )
-    result = pytester.runpytest_subprocess("-v", "--standard-tool-timeout", "7.5")
+    result = run_inline(pytester, "-v", "--standard-tool-timeout", "7.5")
     result.assert_outcomes(passed=6)
     result.stdout.fnmatch_lines(["*multiply-mcp? PASSED*"])
-    overridden = pytester.runpytest_subprocess("--standard-tool-target", "langchain")
+    overridden = run_inline(pytester, "--standard-tool-target", "langchain")
     overridden.assert_outcomes(failed=3)  # without the option, the timeout is 30 s
 
 
 def test_an_unknown_target_fails_naming_what_is_installed(pytester: pytest.Pytester) -> None:
     with_weather(pytester)
     pytester.makepyfile(test_tools=readme_blocks()[0])
-    result = pytester.runpytest_subprocess("--standard-tool-target", "no-such-target")
+    result = run_inline(pytester, "--standard-tool-target", "no-such-target")
     result.assert_outcomes(failed=3)
     result.stdout.fnmatch_lines(["*no-such-target*convert: fail*"])
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from inline import run_inline
 
 import standard_tool as st
 from pytest_standard_tool import assert_conforms
@@ -30,7 +31,7 @@ def inputs_example() -> str:
 
 def test_the_readme_example_passes_with_the_input_it_gives(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_offsets=inputs_example())
-    result = pytester.runpytest_subprocess("-v", *TWO)
+    result = run_inline(pytester, "-v", *TWO)
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*test_utc_offset?utc_offset-langchain? PASSED*"])
 
@@ -38,7 +39,7 @@ def test_the_readme_example_passes_with_the_input_it_gives(pytester: pytest.Pyte
 def test_without_inputs_no_call_runs_and_every_test_fails(pytester: pytest.Pytester) -> None:
     unmarked = inputs_example().replace(MARKED, "@pytest.mark.standard_tools(utc_offset)")
     pytester.makepyfile(test_offsets=unmarked)
-    result = pytester.runpytest_subprocess(*TWO)
+    result = run_inline(pytester, *TWO)
     result.assert_outcomes(failed=2)
     for target in ("standard", "langchain"):
         result.stdout.fnmatch_lines(
@@ -55,7 +56,7 @@ def test_without_inputs_no_call_runs_and_every_test_fails(pytester: pytest.Pytes
 def test_one_target_alone_fails_when_no_input_runs(pytester: pytest.Pytester) -> None:
     unmarked = inputs_example().replace(MARKED, "@pytest.mark.standard_tools(utc_offset)")
     pytester.makepyfile(test_offsets=unmarked)
-    result = pytester.runpytest_subprocess("--standard-tool-target", "langchain")
+    result = run_inline(pytester, "--standard-tool-target", "langchain")
     result.assert_outcomes(failed=1)
 
 
@@ -73,7 +74,7 @@ def test_inputs_are_tried_in_order(pytester: pytest.Pytester) -> None:
         + "    assert conformance.target != 'standard' or direct[0].reason == "
         + '\'input {"timezone": "Asia/Tokyo"}, given\', direct\n'
     )
-    result = pytester.runpytest_subprocess(*TWO)
+    result = run_inline(pytester, *TWO)
     result.assert_outcomes(passed=2)
 
 
@@ -118,7 +119,7 @@ def test_a_result_that_breaks_the_output_schema_fails_the_test(
             conformance.check()
         """
     )
-    result = pytester.runpytest_subprocess("--standard-tool-target", "langchain")
+    result = run_inline(pytester, "--standard-tool-target", "langchain")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -154,7 +155,7 @@ def test_a_wrong_inputs_argument_is_a_collection_error(
     pytester: pytest.Pytester, marker: str, says: str
 ) -> None:
     pytester.makepyfile(test_offsets=inputs_example().replace(MARKED, marker))
-    result = pytester.runpytest_subprocess(*TWO)
+    result = run_inline(pytester, *TWO)
     result.assert_outcomes(errors=1)
     assert says in result.stdout.str(), result.stdout.str()
 

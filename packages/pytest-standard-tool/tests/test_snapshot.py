@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from inline import run_inline
 
 from pytest_standard_tool import assert_compatible
 from standard_tool.contracts import dump_snapshot, snapshot
@@ -88,7 +89,8 @@ def test_assert_compatible_fails_listing_each_breaking_change(tmp_path: Path) ->
 
 def test_the_run_writes_the_snapshot_then_passes_against_it(pytester: pytest.Pytester) -> None:
     with_tests(pytester)
-    result = pytester.runpytest_subprocess(
+    result = run_inline(
+        pytester,
         "-p", "no:cacheprovider", "--standard-tool-snapshot=tools.lock.json",
         "--standard-tool-snapshot-update",
     )  # fmt: skip
@@ -96,8 +98,14 @@ def test_the_run_writes_the_snapshot_then_passes_against_it(pytester: pytest.Pyt
     result.stdout.fnmatch_lines(["*= standard-tool snapshot =*", "wrote 3 tools to *"])
     written = (pytester.path / "tools.lock.json").read_text(encoding="utf-8")
     assert written == dump_snapshot(snapshot(weather.TOOLS))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "nothing",
-                                           "--standard-tool-snapshot=tools.lock.json")  # fmt: skip
+    result = run_inline(
+        pytester,
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "nothing",
+        "--standard-tool-snapshot=tools.lock.json",
+    )
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED  # every marked tool still counts
     result.stdout.fnmatch_lines(["3 tools compatible with *tools.lock.json"])
 
@@ -108,7 +116,7 @@ def test_a_breaking_change_against_the_snapshot_fails_the_run(pytester: pytest.P
     units(data)["enum"] = ["c", "f", "k"]
     (pytester.path / "tools.lock.json").write_text(dump_snapshot(data), encoding="utf-8")
     pytester.makeini("[pytest]\nstandard_tool_snapshot = tools.lock.json\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = run_inline(pytester, "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
@@ -120,7 +128,7 @@ def test_a_breaking_change_against_the_snapshot_fails_the_run(pytester: pytest.P
     )
     units(data)["enum"] = ["c"]  # only widened since: the run passes
     (pytester.path / "tools.lock.json").write_text(dump_snapshot(data), encoding="utf-8")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = run_inline(pytester, "-p", "no:cacheprovider")
     assert result.ret == 0
     result.stdout.fnmatch_lines(["3 tools compatible with *tools.lock.json (1 compatible*"])
 
@@ -129,16 +137,17 @@ def test_a_missing_or_broken_snapshot_fails_the_run_saying_why(
     pytester: pytest.Pytester,
 ) -> None:
     with_tests(pytester)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider",
-                                           "--standard-tool-snapshot=tools.lock.json")  # fmt: skip
+    result = run_inline(
+        pytester, "-p", "no:cacheprovider", "--standard-tool-snapshot=tools.lock.json"
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["no snapshot at *tools.lock.json; write one with *"])
     (pytester.path / "tools.lock.json").write_text("{}", encoding="utf-8")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider",
-                                           "--standard-tool-snapshot=tools.lock.json")  # fmt: skip
+    result = run_inline(
+        pytester, "-p", "no:cacheprovider", "--standard-tool-snapshot=tools.lock.json"
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*is not a snapshot*"])
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider",
-                                           "--standard-tool-snapshot-update")  # fmt: skip
+    result = run_inline(pytester, "-p", "no:cacheprovider", "--standard-tool-snapshot-update")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--standard-tool-snapshot-update writes the snapshot named by*"])

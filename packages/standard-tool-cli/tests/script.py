@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -50,27 +51,34 @@ def run() -> Run:
     return run_script
 
 
-def invoke(*args: str) -> subprocess.CompletedProcess[str]:
+def invoke(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``standard-tool ARGS...`` run in this process (its ``main``, from the repository root):
-    exit status, stdout and stderr, as :func:`run_script` gives them.
+    exit status, stdout and stderr, as :func:`run_script` gives them; ``env`` is added to the
+    environment for the run.
 
     For the tests that run one command through each framework in turn: each framework is
     imported once, not once a process. What belongs to a process (the console script, its
-    exit, ``--json``'s own stdout) is tested through :func:`run_script`."""
+    exit, where ``--json`` sends what is written at the file descriptor) is tested through
+    :func:`run_script`."""
     from standard_tool_cli._app import main
+    from standard_tool_cli._document import DOCUMENT
 
-    assert "--json" not in args, "--json moves the process's stdout: run_script it"
     out, err = io.StringIO(), io.StringIO()
     status: Any = 0
     where = Path.cwd()
     os.chdir(ROOT)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with (
+            mock.patch.dict(os.environ, env or {}),
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+        ):
             main(list(args))
     except SystemExit as exit_:
         status = exit_.code
     finally:
         os.chdir(where)
+        DOCUMENT.stream = None  # --json's document was this run's stdout: the next run's is its own
     assert isinstance(status, int), status
     return subprocess.CompletedProcess(list(args), status, out.getvalue(), err.getvalue())
 

@@ -143,4 +143,8 @@ def langchain_tools() -> Any:
     return Kit()
 
 
-TOOLKIT = langchain_tools()
+def __getattr__(name: str) -> Any:
+    """``TOOLKIT``: made when asked for, so that loading the module imports no framework."""
+    if name == "TOOLKIT":
+        return langchain_tools()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,13 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from script import ROOT, SOURCES, Run
+from script import ROOT, SOURCES, Run, invoke
 
 from standard_tool.checks import installed_targets
 
 OFFSETS = f"{SOURCES}:OFFSETS"
 THREE = ["--target", "standard", "--target", "langchain", "--target", "mcp"]
 PARIS = 'utc_offset={"timezone": "Europe/Paris"}'
+
+
+@pytest.fixture
+def run() -> Run:
+    """Each check in this process: the frameworks imported once for the module."""
+    return invoke
 
 
 def fail_lines(stdout: str) -> list[str]:

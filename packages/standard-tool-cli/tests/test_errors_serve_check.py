@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from script import ROOT, SCRIPT, SOURCES, WEATHER, Run, serving_http, weather_report
+from script import ROOT, SCRIPT, SOURCES, WEATHER, Run, invoke, serving_http, weather_report
 
 import standard_tool as st
 from standard_tool_mcp import connect
@@ -115,9 +115,9 @@ def test_check_is_the_same_on_every_run_and_leaves_no_files(run: Run, tmp_path: 
     assert list(tmp_path.iterdir()) == []  # Hypothesis keeps no files in the current folder
 
 
-def test_check_reports_each_failure_with_its_reason(run: Run) -> None:
+def test_check_reports_each_failure_with_its_reason() -> None:
     targets = ["--target", "standard", "--target", "mcp", "--target", "llama-index"]
-    out = run("check", f"{SOURCES}:BROKEN", *targets)
+    out = invoke("check", f"{SOURCES}:BROKEN", *targets)
     assert out.returncode == 1
     assert "FAIL" in out.stdout
     assert re.search(
@@ -126,19 +126,19 @@ def test_check_reports_each_failure_with_its_reason(run: Run) -> None:
     assert re.search(
         r"skipped schema, round trip, call, refuse for .*\bmcp\b.*: not converted", out.stdout
     )
-    report = json.loads(run("check", f"{SOURCES}:BROKEN", "--json", *targets).stdout)
+    report = json.loads(invoke("check", f"{SOURCES}:BROKEN", "--json", *targets).stdout)
     failed = {(r["target"], r["check"]) for r in report["results"] if r["status"] == "fail"}
     assert ("mcp", "convert") in failed and ("llama-index", "schema") in failed
     assert report["passed"] is False
 
 
-def test_check_a_real_mcp_server(run: Run) -> None:
+def test_check_a_real_mcp_server() -> None:
     """mcp-server-time's schemas say "a string" where only a timezone's name runs: no input
     made from them runs, and each tool needs one given."""
     from script import MCP_TIME
 
     targets = ["--target", "standard", "--target", "langchain", "--target", "mcp"]
-    out = run("check", MCP_TIME, "--json", *targets)
+    out = invoke("check", MCP_TIME, "--json", *targets)
     assert out.returncode == 1, out.stdout
     report = json.loads(out.stdout)
     calls = [r for r in report["results"] if r["check"] == "call"]
@@ -151,7 +151,7 @@ def test_check_a_real_mcp_server(run: Run) -> None:
         'convert_time={"source_timezone": "Europe/Paris", "time": "16:30", '
         '"target_timezone": "Asia/Tokyo"}',
     ]
-    out = run("check", MCP_TIME, "--json", *targets, *given)
+    out = invoke("check", MCP_TIME, "--json", *targets, *given)
     assert out.returncode == 0, out.stdout
     report = json.loads(out.stdout)
     assert {r["status"] for r in report["results"]} == {"pass"}

@@ -4,13 +4,12 @@ as the core words it (``standard_tool.checks``), and the help of every command."
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from importlib.metadata import entry_points
 
 import pytest
-from script import ROOT, SCRIPT, SOURCES, WEATHER, weather_report
+from script import ROOT, SOURCES, WEATHER, invoke, weather_report
 
 from standard_tool.checks import CHECKS, DIRECT, CheckResult, heading, legend, skipped, tally
 from standard_tool.registry import get_plugin_manager
@@ -18,15 +17,9 @@ from standard_tool_cli import cli
 
 
 def run_at(width: int, *args: str) -> subprocess.CompletedProcess[str]:
-    """``standard-tool ARGS...`` with its output ``width`` columns wide (``COLUMNS``)."""
-    return subprocess.run(
-        [str(SCRIPT), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**os.environ, "COLUMNS": str(width)},
-    )
+    """``standard-tool ARGS...`` (in this process) with its output ``width`` columns wide
+    (``COLUMNS``)."""
+    return invoke(*args, env={"COLUMNS": str(width)})
 
 
 def cells(text: str) -> dict[tuple[str, str], str]:
