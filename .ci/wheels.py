@@ -22,7 +22,9 @@ After each install: ``pip check``; every package of this repository installed im
 installed is editable or a folder of this repository (except after ``uv sync``, which installs
 the workspace editable, from the copy); the targets listed by ``standard_tool.targets()`` are
 exactly the ones installed; and a smoke script converts a tool to each installed target and calls
-the result.
+the result. Where the command line is installed, ``standard-tool targets`` lists those targets,
+and ``call`` and ``check`` run (``check`` through the direct call and the first framework's
+target, :func:`through`); where the pytest plugin is, pytest runs its tests through the same two.
 
 ``python .ci/wheels.py --markdown`` runs only the Markdown install blocks (the
 ``install-blocks`` session), ``--packages`` only the wheels (the ``wheels`` session).
@@ -265,25 +267,30 @@ class Workspace:
         assert [row["target"] for row in listed["targets"]] == targets, listed
         out = run(script, "call", f"{tools}:add", "add", "--input", '{"a": 2}', cwd=self.tmp)
         assert json.loads(out) == 3, out
-        report = json.loads(run(script, "check", f"{tools}:add", "--json", cwd=self.tmp))
-        assert report["passed"] is True, report
+        chosen = [arg for target in through(targets) for arg in ("--target", target)]
+        report = json.loads(run(script, "check", f"{tools}:add", *chosen, "--json", cwd=self.tmp))
+        assert report["passed"] is True and report["targets"] == through(targets), report
 
     def plugin(self, venv: Path, targets: list[str]) -> None:
-        """pytest finds the installed plugin by its entry point and runs a test per target."""
+        """pytest finds the installed plugin by its entry point and runs a test per target it
+        is given."""
         (self.tmp / "cli_tools.py").write_text(CLI_TOOLS)
         (self.tmp / "test_plugin_tools.py").write_text(PLUGIN_TESTS)
         python = venv / "bin" / "python"
-        out = run(
-            python,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "test_plugin_tools.py",
-            cwd=self.tmp,
-        )
-        assert f"{len(targets)} passed" in out and "standard-tool conformance" in out, out
+        chosen = [arg for target in through(targets) for arg in ("--standard-tool-target", target)]
+        pytest: list[str | Path] = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *chosen]
+        out = run(*pytest, "test_plugin_tools.py", cwd=self.tmp)
+        passed = f"{len(through(targets))} passed"
+        assert passed in out and "standard-tool conformance" in out, out
+
+
+def through(targets: list[str]) -> list[str]:
+    """The targets an installed command's ``check`` and the installed plugin's tests go through:
+    the direct call and the first framework's. The smoke script has converted the tool to every
+    installed target and called it, and ``standard-tool targets`` listed them all; these runs
+    show that the command and the plugin reach an adapter through its entry point."""
+    frameworks = [target for target in targets if target not in TARGETS["standard-tool"]]
+    return ["standard", *frameworks[:1]]
 
 
 def build(tmp: Path, uv: str) -> dict[str, Path]:

@@ -383,8 +383,10 @@ def test_an_mcp_server_killed_mid_call_is_an_error_within_seconds(
         pid = int(pid_file.read_text())
         with ThreadPoolExecutor(1) as pool:
             pending = pool.submit(rt[target].run, native, {"seconds": 60}, CONTEXT)
-            time.sleep(1.0)
-            assert not pending.done()
+            called = time.monotonic() + 30
+            while not (tmp_path / "called").exists() and time.monotonic() < called:
+                time.sleep(0.02)  # until the call runs on the server
+            assert (tmp_path / "called").exists() and not pending.done()
             os.kill(pid, signal.SIGKILL)
             killed = time.monotonic()
             outcome = pending.result(timeout=30)

@@ -124,3 +124,11 @@ def test_a_block_does_not_see_the_venv_it_runs_from(
     assert not {"VIRTUAL_ENV", "CONDA_PREFIX", "UV_PYTHON", "UV_PROJECT_ENVIRONMENT"} & set(env)
     assert env["UV_CACHE_DIR"] == str(tmp_path / "cache")
     assert env["PATH"].split(":")[0] == str(tmp_path / "tools")
+
+
+def test_the_command_and_the_plugin_run_through_the_direct_call_and_one_framework(
+    wheels: ModuleType,
+) -> None:
+    core = ["anthropic", "gemini", "hf", "openai", "standard"]
+    assert wheels.through(core) == ["standard"]
+    assert wheels.through(sorted([*core, "mcp", "langchain"])) == ["standard", "langchain"]

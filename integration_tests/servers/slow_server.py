@@ -1,5 +1,6 @@
 """Serves one tool, ``slow``, over stdio; a call sleeps a minute, so a test can kill the process
-mid-call. The first argument is a file where the process writes its id."""
+mid-call. The first argument is a file where the process writes its id; a call that starts
+writes ``called`` beside it."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ async def slow(seconds: float = 60) -> str:
     Args:
         seconds: How long to sleep.
     """
+    Path(sys.argv[1]).with_name("called").write_text("called")
     await asyncio.sleep(seconds)
     return "awake"
 
