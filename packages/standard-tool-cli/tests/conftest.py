@@ -1,4 +1,4 @@
-"""The helpers of ``script`` are importable by the test modules."""
+"""This folder is on ``sys.path``: its helpers (``script``, ``file_store``) import by name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The ``standard-tool`` console script, run in a subprocess from the repository root."""
+"""The ``standard-tool`` command, run from the repository root: its console script in a
+subprocess (:func:`run_script`), or its ``main`` in this process (:func:`invoke`)."""
 
 from __future__ import annotations
 
