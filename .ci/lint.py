@@ -131,13 +131,13 @@ def mypy_cache() -> list[str]:
     between runs as uv's cache is: a fresh clone's run checks again only the modules whose text
     (or whose dependencies' text) differs, which mypy finds by their hashes. None (mypy's own
     ``.mypy_cache``) when that folder cannot be written."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = base / "standard-tool" / "mypy"
     try:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        folder = Path(base) / "standard-tool" / "mypy"
         folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
+    except (OSError, RuntimeError):  # no home folder, or one that cannot be written
         return []
-    return ["--cache-dir", str(folder)] if os.access(folder, os.W_OK) else []
+    return ["--cache-dir", str(folder)] if os.access(folder, os.W_OK | os.X_OK) else []
 
 
 def mypy(counts: dict[tuple[str, str], int]) -> None:

@@ -267,9 +267,10 @@ class Workspace:
         assert [row["target"] for row in listed["targets"]] == targets, listed
         out = run(script, "call", f"{tools}:add", "add", "--input", '{"a": 2}', cwd=self.tmp)
         assert json.loads(out) == 3, out
-        chosen = [arg for target in through(targets) for arg in ("--target", target)]
-        report = json.loads(run(script, "check", f"{tools}:add", *chosen, "--json", cwd=self.tmp))
-        assert report["passed"] is True and report["targets"] == through(targets), report
+        chosen = through(targets)
+        options = [arg for target in chosen for arg in ("--target", target)]
+        report = json.loads(run(script, "check", f"{tools}:add", *options, "--json", cwd=self.tmp))
+        assert report["passed"] is True and report["targets"] == chosen, report
 
     def plugin(self, venv: Path, targets: list[str]) -> None:
         """pytest finds the installed plugin by its entry point and runs a test per target it
@@ -277,11 +278,11 @@ class Workspace:
         (self.tmp / "cli_tools.py").write_text(CLI_TOOLS)
         (self.tmp / "test_plugin_tools.py").write_text(PLUGIN_TESTS)
         python = venv / "bin" / "python"
-        chosen = [arg for target in through(targets) for arg in ("--standard-tool-target", target)]
-        pytest: list[str | Path] = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *chosen]
-        out = run(*pytest, "test_plugin_tools.py", cwd=self.tmp)
-        passed = f"{len(through(targets))} passed"
-        assert passed in out and "standard-tool conformance" in out, out
+        chosen = through(targets)
+        options = [arg for target in chosen for arg in ("--standard-tool-target", target)]
+        pytest: list[str | Path] = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        out = run(*pytest, *options, "test_plugin_tools.py", cwd=self.tmp)
+        assert f"{len(chosen)} passed" in out and "standard-tool conformance" in out, out
 
 
 def through(targets: list[str]) -> list[str]:
@@ -484,8 +485,8 @@ def main(argv: list[str]) -> int:
         every = sorted(PACKAGES)
         venv = ws.venv("pip-every-package", pip=True)
         # --no-compile: the checks below compile what they import; pip would compile everything
-        pip: list[str | Path] = [venv / "bin" / "python", "-m", "pip", "install", "--quiet"]
-        pip.append("--no-compile")
+        python = venv / "bin" / "python"
+        pip: list[str | Path] = [python, "-m", "pip", "install", "--quiet", "--no-compile"]
         binary = f"--only-binary={','.join(every)}"
         run(*pip, "--find-links", wheels["standard-tool"].parent, binary, *every, cwd=tmp)
         ws.check(venv, every)

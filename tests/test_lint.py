@@ -38,3 +38,14 @@ def test_mypy_keeps_its_own_cache_when_the_cache_folder_is_a_file(
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
     assert lint.mypy_cache() == []
+
+
+def test_mypy_keeps_its_own_cache_when_there_is_no_home_folder(
+    lint: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(Path, "home", no_home)
+    assert lint.mypy_cache() == []
