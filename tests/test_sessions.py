@@ -1,4 +1,4 @@
-"""``.ci/sessions.py``, the test command: every default session, two at a time, each time shown.
+"""``.ci/sessions.py``, the test command: every default session, several at once, each time shown.
 
 The runner is driven here with a stand-in for nox (a script that lists three sessions and runs
 one per process), so that what is tested is the runner: which sessions it starts, how many at
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import importlib.util
+import os
 import re
 import sys
 import time
@@ -54,6 +55,15 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleTyp
     return module, record, tmp_path
 
 
+def overlapping(record: Path) -> int:
+    """The most sessions that ran at once."""
+    start = {p.stem: float(p.read_text()) for p in record.glob("*.start")}
+    end = {p.stem: float(p.read_text()) for p in record.glob("*.end")}
+    return max(
+        sum(1 for other in start if start[other] <= start[name] < end[other]) for name in start
+    )
+
+
 def test_every_session_runs_two_at_a_time_and_a_failure_fails_the_run(
     sessions: tuple[ModuleType, Path, Path],
     capsys: pytest.CaptureFixture[str],
@@ -61,17 +71,14 @@ def test_every_session_runs_two_at_a_time_and_a_failure_fails_the_run(
 ) -> None:
     module, record, root = sessions
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
-    assert module.main(["--", "-k", "x"]) == 1
+    assert module.main(["--jobs", "2", "--", "-k", "x"]) == 1
     out = capsys.readouterr().out
     start = {p.stem: float(p.read_text()) for p in record.glob("*.start")}
     end = {p.stem: float(p.read_text()) for p in record.glob("*.end")}
     assert set(start) == {"lint", "slow", "bad", "repo"}
     first = min(end["slow"], end["lint"])  # the slow ones first: the others wait for one
     assert start["bad"] >= first and start["repo"] >= first, (start, end)
-    overlapping = max(
-        sum(1 for other in start if start[other] <= start[name] < end[other]) for name in start
-    )
-    assert overlapping == 2  # two at once, never three
+    assert overlapping(record) == 2  # two at once, never three
     tmps = {p.stem: p.read_text() for p in record.glob("*.tmp")}
     assert len(set(tmps.values())) == 4  # a temporary folder each, outside the repository
     assert not any(Path(t).is_relative_to(root) or Path(t).exists() for t in tmps.values())
@@ -85,6 +92,17 @@ def test_every_session_runs_two_at_a_time_and_a_failure_fails_the_run(
     assert {p.read_text() for p in record.glob("*.bytecode")} == {"written"}
     if Path("/proc/stat").exists():
         assert re.search(r"in all \(4 sessions\); the \d+ cores were busy \d+% of the time", out)
+
+
+def test_by_default_one_more_session_than_cores_runs_at_once(
+    sessions: tuple[ModuleType, Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    module, record, _ = sessions
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert cores and module.default_jobs() == cores + 1
+    assert module.main(["slow", "lint", "repo"]) == 0
+    assert overlapping(record) == min(3, cores + 1)  # on one core: two at once
+    assert f"3 sessions, {cores + 1} at a time" in capsys.readouterr().out
 
 
 def test_named_sessions_only_and_an_unknown_name_is_a_usage_error(
