@@ -69,9 +69,10 @@ def _clean(text: str) -> None:
     assert SECRET not in text, text
 
 
-def check_hop(runtime: Runtime, tool: st.StandardTool, name: str) -> list[str]:
-    """Export ``tool`` (sample ``name`` after some hops) to ``runtime`` and run every call."""
-    original = sample_tools()[name]
+def check_hop(runtime: Runtime, tool: st.StandardTool, original: st.StandardTool) -> list[str]:
+    """Export ``tool`` (a sample tool after some hops) to ``runtime`` and run every call;
+    ``original`` is that sample tool as made, none of whose objects the hops have touched."""
+    name = original.name
     problems: list[str] = []
     native = runtime.export(tool)
     if runtime.schema(native) != runtime.shown(native, original):
@@ -106,10 +107,11 @@ def test_every_source_through_standard_to_every_target(
     rt: dict[str, Runtime], source: str, target: str
 ) -> None:
     problems = []
+    originals = sample_tools()
     for name, tool in sample_tools().items():
         adopted = source_tool(rt, source, tool)
         assert adopted.name == name
-        problems += check_hop(rt[target], adopted, name)
+        problems += check_hop(rt[target], adopted, originals[name])
     RESULTS[(source, target)] = "ok" if not problems else f"{len(problems)} differ"
     assert not problems, problems
 
@@ -132,10 +134,11 @@ def test_a_chain_of_hops_keeps_everything_at_every_hop(
     rt: dict[str, Runtime], chain: tuple[str, ...]
 ) -> None:
     problems: list[Any] = []
+    originals = sample_tools()
     for name, tool in sample_tools().items():
         current = tool
         for hop in chain:
-            problems += [f"{hop}: {p}" for p in check_hop(rt[hop], current, name)]
+            problems += [f"{hop}: {p}" for p in check_hop(rt[hop], current, originals[name])]
             current = rt[hop].adopt(rt[hop].export(current))
             assert current.name == name and current.description == tool.description
             assert st.input_json_schema(current) == st.input_json_schema(tool)

@@ -6,16 +6,20 @@ import asyncio
 import io
 import os
 import pickle
+import re
 import socket
+import ssl
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import trustme
 
 from standard_tool.exceptions import ServerError
-from standard_tool_mcp import connect
+from standard_tool_mcp import _compat, connect
 
 TIMEOUT = 2
 MARGIN = 2  # spawning, and stopping what did not answer
@@ -130,3 +134,58 @@ async def test_a_cancelled_connect_leaves_nothing_running() -> None:
     assert connection.process is None and connection.session is None
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+@pytest.fixture
+def tls_url() -> Iterator[tuple[str, trustme.CA]]:
+    """An ``https`` URL on 127.0.0.1 whose certificate a fresh CA issued, and that CA. The
+    server answers every request it reads with 404."""
+    ca = trustme.CA()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    listener = socket.create_server(("127.0.0.1", 0))
+    not_found = b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+    def answer() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:  # closed: the test is over
+                return
+            try:
+                with context.wrap_socket(connection, server_side=True) as tls:
+                    request = b""
+                    while b"\r\n\r\n" not in request:  # the headers, then the body
+                        request += tls.recv(65536) or b"\r\n\r\n"
+                    head, _, body = request.partition(b"\r\n\r\n")
+                    length = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+                    while length and len(body) < int(length[1]):
+                        body += tls.recv(65536) or b" " * int(length[1])
+                    tls.sendall(not_found)
+            except OSError:  # the client refused the certificate
+                pass
+
+    threading.Thread(target=answer, daemon=True).start()
+    with listener:
+        yield f"https://127.0.0.1:{listener.getsockname()[1]}/mcp", ca
+
+
+def test_an_https_server_is_verified_on_every_connection(
+    tls_url: tuple[str, trustme.CA], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Connections share one TLS context (made once per process), and it verifies: a server
+    whose CA nobody trusts is refused, each time; with that CA in ``SSL_CERT_FILE`` (read when
+    the context is made), the handshake succeeds and the server's own answer is the error."""
+    url, ca = tls_url
+    for _ in range(2):
+        error, _ = _fail(url, "with")
+        assert "CERTIFICATE_VERIFY_FAILED" in str(error), error
+    bundle = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
+    _compat._tls_context.cache_clear()
+    try:
+        error, _ = _fail(url, "async with")
+    finally:
+        _compat._tls_context.cache_clear()
+    assert "CERTIFICATE" not in str(error) and "Not Found" in str(error), error

@@ -14,7 +14,9 @@ stopped waiting for, dropped as 2.x drops it (:func:`elicit_form`).
 
 from __future__ import annotations
 
+import functools
 import json
+import ssl
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -523,7 +525,7 @@ def http_client_transport(
 
     class Watched(http.AsyncBaseTransport):  # type: ignore[misc]
         def __init__(self) -> None:
-            self.inner = http.AsyncHTTPTransport()
+            self.inner = http.AsyncHTTPTransport(verify=_tls_context(http))
 
         async def handle_async_request(self, request: Any) -> Any:
             try:
@@ -542,6 +544,16 @@ def http_client_transport(
         transport=Watched(),
     )
     return _closing(streamable_http_client(url, http_client=client), client)
+
+
+@functools.cache
+def _tls_context(http: Any) -> ssl.SSLContext:
+    """The context every connection of this process verifies ``https`` servers with: the HTTP
+    client's default (its CA bundle, or the one ``SSL_CERT_FILE`` names when first asked), made
+    once. Making one reads the whole bundle, some 30 ms, which each connection would spend
+    again."""
+    context: ssl.SSLContext = http.create_ssl_context()
+    return context
 
 
 @asynccontextmanager
