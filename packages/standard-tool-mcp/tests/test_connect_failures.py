@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import trustme
@@ -136,15 +136,23 @@ async def test_a_cancelled_connect_leaves_nothing_running() -> None:
         os.kill(pid, 0)
 
 
+class TlsServer(NamedTuple):
+    """An ``https`` URL on 127.0.0.1 whose certificate a fresh CA issued, that CA, and the
+    request lines the server has read (it answers each request with 404)."""
+
+    url: str
+    ca: trustme.CA
+    requests: list[bytes]
+
+
 @pytest.fixture
-def tls_url() -> Iterator[tuple[str, trustme.CA]]:
-    """An ``https`` URL on 127.0.0.1 whose certificate a fresh CA issued, and that CA. The
-    server answers every request it reads with 404."""
+def tls_server() -> Iterator[TlsServer]:
     ca = trustme.CA()
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ca.issue_cert("127.0.0.1").configure_cert(context)
     listener = socket.create_server(("127.0.0.1", 0))
     not_found = b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+    requests: list[bytes] = []
 
     def answer() -> None:
         while True:
@@ -158,6 +166,7 @@ def tls_url() -> Iterator[tuple[str, trustme.CA]]:
                     while b"\r\n\r\n" not in request:  # the headers, then the body
                         request += tls.recv(65536) or b"\r\n\r\n"
                     head, _, body = request.partition(b"\r\n\r\n")
+                    requests.append(head.split(b"\r\n")[0])
                     length = re.search(rb"(?im)^content-length:\s*(\d+)", head)
                     while length and len(body) < int(length[1]):
                         body += tls.recv(65536) or b" " * int(length[1])
@@ -167,25 +176,27 @@ def tls_url() -> Iterator[tuple[str, trustme.CA]]:
 
     threading.Thread(target=answer, daemon=True).start()
     with listener:
-        yield f"https://127.0.0.1:{listener.getsockname()[1]}/mcp", ca
+        url = f"https://127.0.0.1:{listener.getsockname()[1]}/mcp"
+        yield TlsServer(url, ca, requests)
 
 
 def test_an_https_server_is_verified_on_every_connection(
-    tls_url: tuple[str, trustme.CA], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+    tls_server: TlsServer, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Connections share one TLS context (made once per process), and it verifies: a server
-    whose CA nobody trusts is refused, each time; with that CA in ``SSL_CERT_FILE`` (read when
-    the context is made), the handshake succeeds and the server's own answer is the error."""
-    url, ca = tls_url
+    whose CA nobody trusts is refused, each time, before any request reaches it; with that CA
+    in ``SSL_CERT_FILE`` (read when the context is made), the requests reach it."""
     for _ in range(2):
-        error, _ = _fail(url, "with")
+        error, _ = _fail(tls_server.url, "with")
         assert "CERTIFICATE_VERIFY_FAILED" in str(error), error
+    assert tls_server.requests == []
     bundle = tmp_path / "ca.pem"
-    ca.cert_pem.write_to_path(str(bundle))
+    tls_server.ca.cert_pem.write_to_path(str(bundle))
     monkeypatch.setenv("SSL_CERT_FILE", str(bundle))
     _compat._tls_context.cache_clear()
     try:
-        error, _ = _fail(url, "async with")
+        error, _ = _fail(tls_server.url, "async with")
     finally:
         _compat._tls_context.cache_clear()
-    assert "CERTIFICATE" not in str(error) and "Not Found" in str(error), error
+    assert "CERTIFICATE" not in str(error), error
+    assert tls_server.requests[0] == b"POST /mcp HTTP/1.1", tls_server.requests

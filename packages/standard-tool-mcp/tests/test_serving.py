@@ -94,6 +94,21 @@ def wait_for(
     return found
 
 
+def started_workers(lines: queue.Queue[str], port: int, seconds: float = 30) -> None:
+    """Both uvicorn workers have started, and the port accepts connections: a worker logs its
+    application's startup before it listens."""
+    wait_for(lines, r"Application startup complete", count=2, seconds=seconds)
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"nothing listens on port {port}") from None
+            time.sleep(0.05)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -178,7 +193,7 @@ def test_two_uvicorn_workers_answer_concurrent_calls_each_with_its_own_result() 
         "--no-access-log", "--timeout-graceful-shutdown", "5",
     ]  # fmt: skip
     with process(command) as (_, lines):
-        wait_for(lines, r"Application startup complete", count=2)
+        started_workers(lines, port)
         results = asyncio.run(asyncio.wait_for(_calls(f"http://127.0.0.1:{port}/mcp"), 120))
     assert [r["n"] for r in results] == list(range(CALLS))
     assert all(r["square"] == r["n"] ** 2 for r in results)
@@ -230,7 +245,7 @@ def gated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gated]:
         "--no-access-log", "--timeout-graceful-shutdown", "5",
     ]  # fmt: skip
     with process(command, env=env) as (_, lines):
-        wait_for(lines, r"Application startup complete", count=2)
+        started_workers(lines, port)
         yield served._replace(url=f"http://127.0.0.1:{port}/mcp")
 
 

@@ -549,9 +549,9 @@ def http_client_transport(
 @functools.cache
 def _tls_context(http: Any) -> ssl.SSLContext:
     """The context every connection of this process verifies ``https`` servers with: the HTTP
-    client's default (its CA bundle, or the one ``SSL_CERT_FILE`` names when first asked), made
-    once. Making one reads the whole bundle, some 30 ms, which each connection would spend
-    again."""
+    client's default one (``SSL_CERT_FILE`` or ``SSL_CERT_DIR`` as set when it is made, else
+    the client's own store), made once. Making one reads every CA certificate, some 30 ms,
+    which each connection would spend again."""
     context: ssl.SSLContext = http.create_ssl_context()
     return context
 
