@@ -6,10 +6,10 @@ nox`` (``uvx nox -l --json`` lists them, in ``noxfile.py``'s order), each as ``u
 in a process of its own, ``--jobs`` of them at once (by default one more than the cores:
 :func:`default_jobs` says why). The sessions are independent: each has its own venv under
 ``.nox/`` and its own temporary folder (``TMPDIR``, removed when it ends), and they share uv's
-cache. The ones known to take longest start first, so that the run
-ends with short ones. ``PYTHONDONTWRITEBYTECODE`` is left out of their environment: a session
-starts hundreds of processes that import the same frameworks, which each venv then compiles
-once, not once per process.
+cache. The ones known to take longest start first, so that the run ends with short ones.
+``PYTHONDONTWRITEBYTECODE`` is left out of their environment: a session starts hundreds of
+processes that import the same frameworks, which each venv then compiles once, not once per
+process.
 
 Each session's output goes to ``.nox/logs/NAME.log``; a line is printed when one starts and when
 it ends. At the end: the log of each session that failed, then every session's time, slowest
